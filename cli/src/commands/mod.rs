@@ -1,0 +1,101 @@
+//! The commands, one module per group, sharing a [`Session`].
+
+pub mod games;
+pub mod perft;
+pub mod position;
+pub mod search;
+
+use anyhow::{anyhow, Context};
+use caber_service::proto::{self, position::State, r#move::Kind};
+use tonic::Status;
+
+use crate::client::Client;
+use crate::Common;
+
+/// A connected client and the options common to every command.
+pub struct Session {
+    /// The gRPC client.
+    pub client: Client,
+    /// The common options.
+    pub common: Common,
+}
+
+/// The position a command works on.
+pub struct Current {
+    /// The position to send.
+    pub position: proto::Position,
+    /// The server's report of it, when a call returned one (`NewGame`, `Apply`).
+    pub report: Option<proto::PositionReport>,
+}
+
+/// A failed call as an error carrying only the server's message.
+pub fn status(status: Status) -> anyhow::Error {
+    anyhow!("{}", status.message())
+}
+
+/// A field the server must fill in.
+pub fn required<T>(value: Option<T>, what: &str) -> anyhow::Result<T> {
+    value.with_context(|| format!("the server's reply has no {what}"))
+}
+
+impl Session {
+    /// A session over `client`.
+    pub fn new(client: Client, common: Common) -> Self {
+        Session { client, common }
+    }
+
+    /// The position given by `--position` (or the start position), after `--moves`.
+    pub async fn current(&mut self) -> anyhow::Result<Current> {
+        let mut current = match &self.common.position {
+            Some(text) => Current {
+                position: proto::Position {
+                    game: self.common.game.clone(),
+                    variant: self.common.variant.clone(),
+                    state: Some(State::Text(text.clone())),
+                },
+                report: None,
+            },
+            None => {
+                let request = proto::NewGameRequest {
+                    game: self.common.game.clone(),
+                    variant: self.common.variant.clone(),
+                    seed: self.common.seed,
+                };
+                let reply = self.client.new_game(request).await.map_err(status)?;
+                from_report(required(reply.into_inner().position, "position")?)?
+            }
+        };
+        let moves: Vec<String> = self
+            .common
+            .moves
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        for (i, mv) in moves.iter().enumerate() {
+            let reply = self
+                .client
+                .apply(apply_request(current.position, mv))
+                .await
+                .map_err(|s| anyhow!("--moves: move {} ({mv}): {}", i + 1, s.message()))?;
+            current = from_report(required(reply.into_inner().position, "position")?)?;
+        }
+        Ok(current)
+    }
+}
+
+/// An `Apply` request for a text move.
+pub fn apply_request(position: proto::Position, mv: &str) -> proto::ApplyRequest {
+    proto::ApplyRequest {
+        position: Some(position),
+        r#move: Some(proto::Move {
+            kind: Some(Kind::Text(mv.to_string())),
+        }),
+    }
+}
+
+fn from_report(report: proto::PositionReport) -> anyhow::Result<Current> {
+    Ok(Current {
+        position: required(report.position.clone(), "position")?,
+        report: Some(report),
+    })
+}

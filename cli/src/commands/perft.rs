@@ -1,0 +1,24 @@
+//! `caber perft`.
+
+use caber_service::proto;
+
+use super::{status, Session};
+use crate::output;
+
+/// Counts the leaves `depth` plies down, per move with `divide`.
+pub async fn run(session: &mut Session, depth: u32, divide: bool) -> anyhow::Result<()> {
+    let current = session.current().await?;
+    let request = proto::PerftRequest {
+        position: Some(current.position),
+        depth,
+        divide,
+    };
+    let reply = session
+        .client
+        .perft(request)
+        .await
+        .map_err(status)?
+        .into_inner();
+    output::perft(depth, &reply, divide, session.common.json);
+    Ok(())
+}

@@ -1,0 +1,45 @@
+//! `caber new`, `caber legal` and `caber apply`.
+
+use anyhow::bail;
+use caber_service::proto;
+
+use super::{apply_request, required, status, Session};
+use crate::output;
+
+/// Shows the start position (after `--moves`).
+pub async fn new(session: &mut Session) -> anyhow::Result<()> {
+    if session.common.position.is_some() {
+        bail!("new shows the start position: leave out --position (apply plays from a given one)");
+    }
+    let current = session.current().await?;
+    output::position(&required(current.report, "position")?, session.common.json);
+    Ok(())
+}
+
+/// Lists the legal moves.
+pub async fn legal(session: &mut Session) -> anyhow::Result<()> {
+    let current = session.current().await?;
+    let request = proto::LegalMovesRequest {
+        position: Some(current.position),
+    };
+    let reply = session
+        .client
+        .legal_moves(request)
+        .await
+        .map_err(status)?
+        .into_inner();
+    output::legal(&reply.moves, session.common.json);
+    Ok(())
+}
+
+/// Plays `mv` and shows what happened.
+pub async fn apply(session: &mut Session, mv: &str) -> anyhow::Result<()> {
+    let current = session.current().await?;
+    let reply = session
+        .client
+        .apply(apply_request(current.position, mv))
+        .await
+        .map_err(status)?
+        .into_inner();
+    output::applied(&reply, session.common.json)
+}

@@ -1,0 +1,79 @@
+//! `caber eval`, `caber best` and `caber analyze`.
+
+use caber_service::proto;
+
+use super::{required, status, Session};
+use crate::{output, SearchArgs};
+
+/// The request's limits; `None` when no limit is given.
+fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
+    let any = args.depth > 0 || args.nodes > 0 || args.movetime > 0;
+    any.then_some(proto::Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime_ms: args.movetime,
+        seed,
+    })
+}
+
+/// Evaluates the position: static without limits, searched with them.
+pub async fn eval(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()> {
+    let current = session.current().await?;
+    let request = proto::EvaluateRequest {
+        position: Some(current.position),
+        limits: limits(args, session.common.seed),
+    };
+    let reply = session
+        .client
+        .evaluate(request)
+        .await
+        .map_err(status)?
+        .into_inner();
+    output::evaluation(&reply, session.common.json)
+}
+
+/// Searches for the best move.
+pub async fn best(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()> {
+    let current = session.current().await?;
+    let request = proto::BestMoveRequest {
+        position: Some(current.position),
+        limits: limits(args, session.common.seed),
+    };
+    let reply = session
+        .client
+        .best_move(request)
+        .await
+        .map_err(status)?
+        .into_inner();
+    output::best(&reply, session.common.json)
+}
+
+/// Streams the analysis, one line per update.
+pub async fn analyze(
+    session: &mut Session,
+    args: &SearchArgs,
+    multipv: u32,
+    interval_ms: u32,
+) -> anyhow::Result<()> {
+    let current = session.current().await?;
+    let request = proto::AnalyzeRequest {
+        position: Some(current.position),
+        limits: limits(args, session.common.seed),
+        multipv,
+        report_interval_ms: interval_ms,
+    };
+    let mut stream = session
+        .client
+        .analyze(request)
+        .await
+        .map_err(status)?
+        .into_inner();
+    while let Some(update) = stream.message().await.map_err(status)? {
+        output::analysis(&update, session.common.json);
+        if update.r#final {
+            return Ok(());
+        }
+    }
+    // The stream ended without its final report.
+    required(None::<()>, "final analysis report")
+}

@@ -1,0 +1,134 @@
+//! `caber`: play, analyse and check games through Caber's gRPC service.
+//!
+//! Every command goes through the generated gRPC client: to a running
+//! `caberd` with `--server`, otherwise to the same service started in-process.
+
+mod client;
+mod commands;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Caber: rules and AI for Tablut and other games, through the caber.v1 gRPC API.
+#[derive(Parser, Debug)]
+#[command(name = "caber", version, about)]
+struct Cli {
+    #[command(flatten)]
+    common: Common,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options every command takes.
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Game id (see `caber games`).
+    #[arg(long, global = true, default_value = "tablut")]
+    pub game: String,
+    /// Variant name (default: the game's default variant).
+    #[arg(long, global = true, default_value = "")]
+    pub variant: String,
+    /// Start from this position (the game's text notation) instead of the start position.
+    #[arg(long, global = true)]
+    pub position: Option<String>,
+    /// Moves to play first, in order, separated by spaces.
+    #[arg(long, global = true, default_value = "")]
+    pub moves: String,
+    /// Seed for games with chance.
+    #[arg(long, global = true, default_value_t = 0)]
+    pub seed: u64,
+    /// Machine output: one JSON object per command (per update for `analyze`).
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// URL of a running caberd (e.g. http://127.0.0.1:50051); without it the
+    /// service runs in-process.
+    #[arg(long, global = true)]
+    pub server: Option<String>,
+}
+
+/// Search limits (zero or absent: no limit of that kind).
+#[derive(Args, Debug, Clone, Default)]
+pub struct SearchArgs {
+    /// Maximum depth in plies.
+    #[arg(long, default_value_t = 0)]
+    pub depth: u32,
+    /// Maximum number of nodes.
+    #[arg(long, default_value_t = 0)]
+    pub nodes: u64,
+    /// Maximum time in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub movetime: u32,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the games, their variants and notation help.
+    Games,
+    /// Show the start position (after --moves).
+    New,
+    /// List the legal moves.
+    Legal,
+    /// Play a move and show the new position and what happened.
+    Apply {
+        /// The move, in the game's text notation.
+        #[arg(value_name = "MOVE")]
+        mv: String,
+    },
+    /// Evaluate the position: static, or searched with --depth/--nodes/--movetime.
+    Eval(SearchArgs),
+    /// Search for the best move (default budget: 1 s).
+    Best(SearchArgs),
+    /// Stream search progress, then the final report.
+    Analyze {
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Number of principal variations.
+        #[arg(long, default_value_t = 1)]
+        multipv: u32,
+        /// Progress report interval in milliseconds.
+        #[arg(long, default_value_t = 500)]
+        interval: u32,
+    },
+    /// Count leaf nodes of the move tree (checks move generation).
+    Perft {
+        /// Plies to go down.
+        #[arg(long)]
+        depth: u32,
+        /// Also count per legal move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let client = client::connect(cli.common.server.as_deref()).await?;
+    let mut session = commands::Session::new(client, cli.common);
+    match cli.command {
+        Command::Games => commands::games::run(&mut session).await,
+        Command::New => commands::position::new(&mut session).await,
+        Command::Legal => commands::position::legal(&mut session).await,
+        Command::Apply { mv } => commands::position::apply(&mut session, &mv).await,
+        Command::Eval(search) => commands::search::eval(&mut session, &search).await,
+        Command::Best(search) => commands::search::best(&mut session, &search).await,
+        Command::Analyze {
+            search,
+            multipv,
+            interval,
+        } => commands::search::analyze(&mut session, &search, multipv, interval).await,
+        Command::Perft { depth, divide } => commands::perft::run(&mut session, depth, divide).await,
+    }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! Printing replies for humans, or as JSON (one object per command or update).
+
+use caber_service::proto::{self, outcome, score::Value};
+use serde_json::{json, Value as Json};
+
+use crate::commands::required;
+
+fn print_json(value: Json) {
+    println!("{value}");
+}
+
+/// A score as JSON: `{"cp": n}`, `{"mate_plies": n}` or `{"draw": true}`.
+fn score_json(score: Option<&proto::Score>) -> Json {
+    match score.and_then(|s| s.value.as_ref()) {
+        Some(Value::Centi(c)) => json!({ "cp": c }),
+        Some(Value::MatePlies(n)) => json!({ "mate_plies": n }),
+        Some(Value::Draw(_)) => json!({ "draw": true }),
+        None => Json::Null,
+    }
+}
+
+/// A score for humans, UCI style: `cp 34`, `mate_plies 5`, `draw`.
+fn score_text(score: Option<&proto::Score>) -> String {
+    match score.and_then(|s| s.value.as_ref()) {
+        Some(Value::Centi(c)) => format!("cp {c}"),
+        Some(Value::MatePlies(n)) => format!("mate_plies {n}"),
+        Some(Value::Draw(_)) => "draw".to_string(),
+        None => "none".to_string(),
+    }
+}
+
+fn win_probability(score: Option<&proto::Score>) -> f64 {
+    score.map_or(0.5, |s| s.win_probability)
+}
+
+fn outcome_json(outcome: Option<&proto::Outcome>) -> Json {
+    outcome.map_or(Json::Null, |o| {
+        json!({
+            "result": if o.result() == outcome::Result::Draw { "draw" } else { "win" },
+            "winner": o.winner_name,
+            "reason": o.reason,
+        })
+    })
+}
+
+fn outcome_text(o: &proto::Outcome) -> String {
+    if o.result() == outcome::Result::Draw {
+        format!("draw ({})", o.reason)
+    } else {
+        format!("{} wins ({})", o.winner_name, o.reason)
+    }
+}
+
+fn report_json(report: &proto::PositionReport) -> Json {
+    let (game, variant) = report
+        .position
+        .as_ref()
+        .map_or(("", ""), |p| (p.game.as_str(), p.variant.as_str()));
+    json!({
+        "game": game,
+        "variant": variant,
+        "position": report.text,
+        "side_to_move": report.side_to_move_name,
+        "outcome": outcome_json(report.outcome.as_ref()),
+        "diagram": report.diagram,
+    })
+}
+
+fn print_report(report: &proto::PositionReport) {
+    println!("{}", report.diagram.trim_end());
+    if let Some(p) = &report.position {
+        println!("game: {} ({})", p.game, p.variant);
+    }
+    println!("position: {}", report.text);
+    match &report.outcome {
+        Some(o) => println!("game over: {}", outcome_text(o)),
+        None => println!("to move: {}", report.side_to_move_name),
+    }
+}
+
+/// `games`.
+pub fn games(games: &[proto::GameInfo], as_json: bool) {
+    if as_json {
+        let list: Vec<Json> = games
+            .iter()
+            .map(|g| {
+                json!({
+                    "name": g.name,
+                    "variants": g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
+                    "default_variant": g.variants.iter().find(|v| v.is_default).map(|v| v.name.as_str()),
+                    "players": g.players,
+                    "position_help": g.position_notation_help,
+                    "move_help": g.move_notation_help,
+                })
+            })
+            .collect();
+        return print_json(json!({ "games": list }));
+    }
+    for g in games {
+        let variants: Vec<String> = g
+            .variants
+            .iter()
+            .map(|v| {
+                if v.is_default {
+                    format!("{} (default)", v.name)
+                } else {
+                    v.name.clone()
+                }
+            })
+            .collect();
+        println!("{}", g.name);
+        println!("  variants: {}", variants.join(", "));
+        println!("  players: {}", g.players.join(", "));
+        println!("  positions: {}", g.position_notation_help);
+        println!("  moves: {}", g.move_notation_help);
+    }
+}
+
+/// `new`.
+pub fn position(report: &proto::PositionReport, as_json: bool) {
+    if as_json {
+        print_json(report_json(report));
+    } else {
+        print_report(report);
+    }
+}
+
+/// `legal`.
+pub fn legal(moves: &[proto::MoveInfo], as_json: bool) {
+    let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
+    if as_json {
+        print_json(json!({ "count": texts.len(), "moves": texts }));
+    } else {
+        println!("{} legal moves", texts.len());
+        if !texts.is_empty() {
+            println!("{}", texts.join(" "));
+        }
+    }
+}
+
+/// `apply`.
+pub fn applied(reply: &proto::ApplyResponse, as_json: bool) -> anyhow::Result<()> {
+    let report = required(reply.position.as_ref(), "position")?;
+    let mv = required(reply.r#move.as_ref(), "move")?;
+    if as_json {
+        let events: Vec<Json> = reply
+            .events
+            .iter()
+            .map(|e| json!({ "kind": e.kind, "cells": e.cells, "text": e.text }))
+            .collect();
+        print_json(json!({
+            "move": mv.text,
+            "events": events,
+            "position": report_json(report),
+        }));
+    } else {
+        println!("played {}", mv.text);
+        for e in &reply.events {
+            println!("  {}: {}", e.kind, e.text);
+        }
+        print_report(report);
+    }
+    Ok(())
+}
+
+fn stats_json(stats: &proto::SearchStats) -> Json {
+    json!({
+        "depth": stats.depth,
+        "seldepth": stats.seldepth,
+        "nodes": stats.nodes,
+        "nps": stats.nps,
+        "time_ms": stats.time_ms,
+        "stopped": stats.stopped,
+        "clamped": stats.clamped,
+    })
+}
+
+fn stats_text(stats: &proto::SearchStats) -> String {
+    format!(
+        "depth {} seldepth {} nodes {} nps {} time {}",
+        stats.depth, stats.seldepth, stats.nodes, stats.nps, stats.time_ms
+    )
+}
+
+/// Merges the fields of `extra` (an object) into `base` (an object).
+fn merged(mut base: Json, extra: Json) -> Json {
+    if let (Some(b), Json::Object(e)) = (base.as_object_mut(), extra) {
+        b.extend(e);
+    }
+    base
+}
+
+/// `eval`.
+pub fn evaluation(reply: &proto::EvaluateResponse, as_json: bool) -> anyhow::Result<()> {
+    let score = required(reply.score.as_ref(), "score")?;
+    if as_json {
+        let base = json!({
+            "score": score_json(Some(score)),
+            "win_probability": score.win_probability,
+            "searched": reply.stats.is_some(),
+        });
+        let stats = reply.stats.as_ref().map_or(json!({}), stats_json);
+        print_json(merged(base, stats));
+    } else {
+        println!(
+            "score {} win_probability {:.3}",
+            score_text(Some(score)),
+            score.win_probability
+        );
+        match &reply.stats {
+            Some(stats) => println!("searched: {}", stats_text(stats)),
+            None => println!("static evaluation"),
+        }
+    }
+    Ok(())
+}
+
+/// `best`.
+pub fn best(reply: &proto::BestMoveResponse, as_json: bool) -> anyhow::Result<()> {
+    let mv = required(reply.best_move.as_ref(), "best move")?;
+    let stats = required(reply.stats.as_ref(), "stats")?;
+    let score = reply.score.as_ref();
+    if as_json {
+        let base = json!({
+            "move": mv.text,
+            "score": score_json(score),
+            "win_probability": win_probability(score),
+            "pv": reply.pv,
+        });
+        print_json(merged(base, stats_json(stats)));
+    } else {
+        println!(
+            "bestmove {} score {} win_probability {:.3}",
+            mv.text,
+            score_text(score),
+            win_probability(score)
+        );
+        println!("pv {}", reply.pv.join(" "));
+        println!("{}", stats_text(stats));
+        if !stats.clamped.is_empty() {
+            println!("note: {}", stats.clamped);
+        }
+    }
+    Ok(())
+}
+
+/// One `analyze` update.
+pub fn analysis(update: &proto::AnalysisUpdate, as_json: bool) {
+    let stats = update.stats.clone().unwrap_or_default();
+    if as_json {
+        let lines: Vec<Json> = update
+            .lines
+            .iter()
+            .map(|l| {
+                json!({
+                    "rank": l.rank,
+                    "score": score_json(l.score.as_ref()),
+                    "win_probability": win_probability(l.score.as_ref()),
+                    "pv": l.moves,
+                    "visits": l.visits,
+                })
+            })
+            .collect();
+        let base = json!({ "final": update.r#final, "lines": lines });
+        return print_json(merged(base, stats_json(&stats)));
+    }
+    for l in &update.lines {
+        println!(
+            "info depth {} seldepth {} multipv {} nodes {} nps {} time {} score {} pv {}",
+            stats.depth,
+            stats.seldepth,
+            l.rank,
+            stats.nodes,
+            stats.nps,
+            stats.time_ms,
+            score_text(l.score.as_ref()),
+            l.moves.join(" ")
+        );
+    }
+    if update.r#final {
+        match update.lines.first().and_then(|l| l.moves.first()) {
+            Some(mv) => println!("bestmove {mv}"),
+            None => println!("bestmove (none)"),
+        }
+        println!("final: {}", stats_text(&stats));
+        if !stats.clamped.is_empty() {
+            println!("note: {}", stats.clamped);
+        }
+    }
+}
+
+/// `perft`.
+pub fn perft(depth: u32, reply: &proto::PerftResponse, divide: bool, as_json: bool) {
+    if as_json {
+        let mut value = json!({ "depth": depth, "nodes": reply.nodes });
+        if divide {
+            value["divide"] = reply
+                .divide
+                .iter()
+                .map(|d| json!({ "move": d.r#move, "nodes": d.nodes }))
+                .collect();
+        }
+        return print_json(value);
+    }
+    for d in &reply.divide {
+        println!("{}: {}", d.r#move, d.nodes);
+    }
+    println!("nodes {}", reply.nodes);
+}

@@ -1,0 +1,262 @@
+//! The `caber.v1.GameEngine` RPCs over the engine's catalog.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use caber_engine::catalog::{self, AnyPosition};
+use caber_engine::search::{Info, Score};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status};
+
+use crate::convert;
+use crate::errors;
+use crate::proto;
+use crate::proto::game_engine_server::{GameEngine, GameEngineServer};
+use crate::search_runner::{self, SearchRunner};
+
+/// Default interval between `Analyze` progress updates.
+const DEFAULT_REPORT_INTERVAL: Duration = Duration::from_millis(500);
+/// Deepest `Perft` accepted (the count grows by the branching factor per ply).
+const MAX_PERFT_DEPTH: u32 = 6;
+/// Progress updates buffered for a slow `Analyze` client (later ones are skipped).
+const ANALYZE_BUFFER: usize = 16;
+
+/// The stateless game engine service.
+#[derive(Clone, Debug, Default)]
+pub struct EngineService {
+    runner: SearchRunner,
+}
+
+impl EngineService {
+    /// A service with no search running.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Searches currently running, including cancelled ones still stopping.
+    pub fn running_searches(&self) -> usize {
+        self.runner.running()
+    }
+
+    /// The tonic server of this service.
+    pub fn into_server(self) -> GameEngineServer<Self> {
+        GameEngineServer::new(self)
+    }
+}
+
+/// The position of a request, refused if its game is over.
+fn playable(message: Option<&proto::Position>) -> Result<Box<dyn AnyPosition>, Status> {
+    let position = convert::position(message)?;
+    match position.outcome() {
+        Some(outcome) => Err(errors::game_over(&outcome)),
+        None => Ok(position),
+    }
+}
+
+/// An `Analyze` update from a search report.
+fn update(info: &Info<String>, is_final: bool, clamped: &str) -> proto::AnalysisUpdate {
+    proto::AnalysisUpdate {
+        r#final: is_final,
+        stats: Some(convert::stats(info, clamped)),
+        lines: convert::lines(info),
+    }
+}
+
+#[tonic::async_trait]
+impl GameEngine for EngineService {
+    async fn list_games(
+        &self,
+        _request: Request<proto::ListGamesRequest>,
+    ) -> Result<Response<proto::ListGamesResponse>, Status> {
+        let games = catalog::games()
+            .into_iter()
+            .map(convert::game_info)
+            .collect();
+        Ok(Response::new(proto::ListGamesResponse { games }))
+    }
+
+    async fn new_game(
+        &self,
+        request: Request<proto::NewGameRequest>,
+    ) -> Result<Response<proto::NewGameResponse>, Status> {
+        let r = request.into_inner();
+        if r.game.trim().is_empty() {
+            return Err(errors::missing("game"));
+        }
+        let position = catalog::new_game(&r.game, &r.variant, r.seed)
+            .map_err(|e| errors::catalog("", "", &e))?;
+        Ok(Response::new(proto::NewGameResponse {
+            position: Some(convert::report(&*position)),
+        }))
+    }
+
+    async fn legal_moves(
+        &self,
+        request: Request<proto::LegalMovesRequest>,
+    ) -> Result<Response<proto::LegalMovesResponse>, Status> {
+        let position = convert::position(request.get_ref().position.as_ref())?;
+        let moves = position
+            .legal_moves()
+            .into_iter()
+            .map(|m| convert::move_info(&*position, m))
+            .collect();
+        Ok(Response::new(proto::LegalMovesResponse { moves }))
+    }
+
+    async fn apply(
+        &self,
+        request: Request<proto::ApplyRequest>,
+    ) -> Result<Response<proto::ApplyResponse>, Status> {
+        let r = request.into_inner();
+        let position = playable(r.position.as_ref())?;
+        let (text, field) = convert::move_text(&*position, r.r#move.as_ref())?;
+        let applied = position
+            .apply(&text)
+            .map_err(|e| errors::refused_move(field, &e))?;
+        Ok(Response::new(proto::ApplyResponse {
+            position: Some(convert::report(&*applied.position)),
+            r#move: Some(convert::move_info(&*position, applied.move_text)),
+            events: applied.events.into_iter().map(convert::event).collect(),
+        }))
+    }
+
+    async fn evaluate(
+        &self,
+        request: Request<proto::EvaluateRequest>,
+    ) -> Result<Response<proto::EvaluateResponse>, Status> {
+        let timeout = search_runner::timeout(request.metadata());
+        let r = request.into_inner();
+        let position = playable(r.position.as_ref())?;
+        let Some(requested) = convert::limits(r.limits.as_ref()) else {
+            return Ok(Response::new(proto::EvaluateResponse {
+                score: Some(convert::score(Score::Centi(position.evaluate()))),
+                stats: None,
+            }));
+        };
+        let (limits, clamped) = search_runner::plan(Some(requested), timeout);
+        let stop = Arc::new(AtomicBool::new(false));
+        let info = self.runner.search(position, limits, stop, |_| {}).await?;
+        let score = info
+            .score()
+            .ok_or_else(|| Status::failed_precondition("position: no legal move to search"))?;
+        Ok(Response::new(proto::EvaluateResponse {
+            score: Some(convert::score(score)),
+            stats: Some(convert::stats(&info, &clamped)),
+        }))
+    }
+
+    async fn best_move(
+        &self,
+        request: Request<proto::BestMoveRequest>,
+    ) -> Result<Response<proto::BestMoveResponse>, Status> {
+        let timeout = search_runner::timeout(request.metadata());
+        let r = request.into_inner();
+        let position = playable(r.position.as_ref())?;
+        let (limits, clamped) = search_runner::plan(convert::limits(r.limits.as_ref()), timeout);
+        let stop = Arc::new(AtomicBool::new(false));
+        let info = self
+            .runner
+            .search(position.clone(), limits, stop, |_| {})
+            .await?;
+        let (Some(best), Some(line)) = (info.best_move(), info.lines.first()) else {
+            return Err(Status::failed_precondition(
+                "position: no legal move to search",
+            ));
+        };
+        Ok(Response::new(proto::BestMoveResponse {
+            best_move: Some(convert::move_info(&*position, best.clone())),
+            score: Some(convert::score(line.score)),
+            pv: line.moves.clone(),
+            stats: Some(convert::stats(&info, &clamped)),
+        }))
+    }
+
+    type AnalyzeStream = ReceiverStream<Result<proto::AnalysisUpdate, Status>>;
+
+    async fn analyze(
+        &self,
+        request: Request<proto::AnalyzeRequest>,
+    ) -> Result<Response<Self::AnalyzeStream>, Status> {
+        let timeout = search_runner::timeout(request.metadata());
+        let r = request.into_inner();
+        let position = playable(r.position.as_ref())?;
+        let (mut limits, clamped) =
+            search_runner::plan(convert::limits(r.limits.as_ref()), timeout);
+        limits.multipv = r.multipv.max(1) as usize;
+        limits.report_every = Some(match r.report_interval_ms {
+            0 => DEFAULT_REPORT_INTERVAL,
+            ms => Duration::from_millis(ms.into()),
+        });
+        let (tx, rx) = mpsc::channel(ANALYZE_BUFFER);
+        let stop = Arc::new(AtomicBool::new(false));
+        let progress = {
+            let (tx, stop, clamped) = (tx.clone(), stop.clone(), clamped.clone());
+            move |info: &Info<String>| {
+                if let Err(mpsc::error::TrySendError::Closed(_)) =
+                    tx.try_send(Ok(update(info, false, &clamped)))
+                {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        };
+        let runner = self.runner.clone();
+        tokio::spawn(async move {
+            let search = runner.search(position, limits, stop, progress);
+            // Dropping the search future when the client goes away sets its stop flag.
+            let result = tokio::select! {
+                result = search => result,
+                () = tx.closed() => return,
+            };
+            let _ = tx
+                .send(result.map(|info| update(&info, true, &clamped)))
+                .await;
+        });
+        Ok(Response::new(ReceiverStream::new(rx)))
+    }
+
+    async fn perft(
+        &self,
+        request: Request<proto::PerftRequest>,
+    ) -> Result<Response<proto::PerftResponse>, Status> {
+        let r = request.into_inner();
+        let position = convert::position(r.position.as_ref())?;
+        if r.depth > MAX_PERFT_DEPTH {
+            return Err(Status::invalid_argument(format!(
+                "depth: {} is too deep (at most {MAX_PERFT_DEPTH})",
+                r.depth
+            )));
+        }
+        if r.divide && r.depth == 0 {
+            return Err(Status::invalid_argument(
+                "depth: divide needs a depth of at least 1",
+            ));
+        }
+        let game = position.game();
+        let (depth, divide) = (r.depth, r.divide);
+        let counts = self
+            .runner
+            .run(move || {
+                if divide {
+                    position.perft_divide(depth)
+                } else {
+                    position.perft(depth).map(|n| vec![(String::new(), n)])
+                }
+            })
+            .await?
+            .ok_or_else(|| {
+                Status::invalid_argument(format!("position.game: perft is not defined for {game}"))
+            })?;
+        let nodes = counts.iter().map(|(_, n)| n).sum();
+        let divide = if divide {
+            counts
+                .into_iter()
+                .map(|(m, nodes)| proto::PerftDivide { r#move: m, nodes })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(Response::new(proto::PerftResponse { nodes, divide }))
+    }
+}
