@@ -1,0 +1,220 @@
+//! The `caber` binary end to end: in-process service, and `--server` against a
+//! server started here through the service library.
+
+use std::process::{Command, Output};
+
+use caber_service::EngineService;
+use serde_json::Value;
+
+const START_BOARD: &str = "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3";
+
+fn caber(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_caber"))
+        .args(args)
+        .output()
+        .expect("caber runs")
+}
+
+/// Runs `caber`, expects success and one JSON object on stdout.
+fn caber_json(args: &[&str]) -> Value {
+    let out = caber(args);
+    assert!(
+        out.status.success(),
+        "caber {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn strings(value: &Value) -> Vec<&str> {
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|v| v.as_str().expect("a string"))
+        .collect()
+}
+
+#[test]
+fn games_json_lists_tablut() {
+    let v = caber_json(&["games", "--json"]);
+    let tablut = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "tablut")
+        .expect("tablut is listed");
+    assert_eq!(tablut["name"], "tablut");
+    assert_eq!(tablut["default_variant"], "bga");
+    assert_eq!(
+        strings(&tablut["variants"]),
+        ["bga", "bga-corners", "ashton", "linnaeus"]
+    );
+    assert_eq!(strings(&tablut["players"]), ["black", "white"]);
+}
+
+#[test]
+fn legal_json_lists_the_moves() {
+    let v = caber_json(&["legal", "--variant", "ashton", "--json"]);
+    let moves = strings(&v["moves"]);
+    // Hand count of the ashton start (white first): 4 arms x (8 + 6).
+    assert_eq!(moves.len(), 56);
+    assert_eq!(v["count"], 56);
+    assert!(moves.contains(&"e4-b4"));
+    // After --moves, the other side's moves.
+    let v = caber_json(&["legal", "--variant", "ashton", "--moves", "e3-b3", "--json"]);
+    assert!(strings(&v["moves"]).iter().all(|m| !m.starts_with("e3")));
+}
+
+#[test]
+fn perft_json_counts_leaves() {
+    let v = caber_json(&[
+        "perft",
+        "--game",
+        "tablut",
+        "--variant",
+        "ashton",
+        "--depth",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["nodes"], 56);
+    let v = caber_json(&["perft", "--variant", "ashton", "--depth", "2", "--json"]);
+    let engine = caber_engine::catalog::new_game("tablut", "ashton", 0)
+        .unwrap()
+        .perft(2)
+        .unwrap();
+    assert_eq!(v["nodes"], engine);
+    let v = caber_json(&[
+        "perft",
+        "--variant",
+        "ashton",
+        "--depth",
+        "2",
+        "--divide",
+        "--json",
+    ]);
+    let divide = v["divide"].as_array().unwrap();
+    assert_eq!(divide.len(), 56);
+    let sum: u64 = divide.iter().map(|d| d["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(sum, engine);
+}
+
+#[test]
+fn best_json_reports_a_legal_move_and_its_search() {
+    let v = caber_json(&["best", "--depth", "2", "--json"]);
+    let mv = v["move"].as_str().unwrap();
+    let legal = caber_json(&["legal", "--json"]);
+    assert!(strings(&legal["moves"]).contains(&mv));
+    assert_eq!(v["depth"], 2);
+    assert_eq!(strings(&v["pv"])[0], mv);
+    let score = v["score"].as_object().unwrap();
+    assert_eq!(score.len(), 1);
+    assert!(["cp", "mate_plies", "draw"].contains(&score.keys().next().unwrap().as_str()));
+    let p = v["win_probability"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&p));
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn eval_is_static_unless_limits_are_given() {
+    let v = caber_json(&["eval", "--json"]);
+    assert_eq!(v["searched"], false);
+    assert!(v["score"]["cp"].is_i64());
+    let v = caber_json(&["eval", "--depth", "1", "--json"]);
+    assert_eq!(v["searched"], true);
+    assert_eq!(v["depth"], 1);
+}
+
+#[test]
+fn analyze_json_prints_updates_then_one_final() {
+    let out = caber(&["analyze", "--depth", "2", "--interval", "50", "--json"]);
+    assert!(out.status.success());
+    let updates: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (last, progress) = updates.split_last().unwrap();
+    assert_eq!(last["final"], true);
+    assert_eq!(last["depth"], 2);
+    assert!(!progress.is_empty());
+    assert!(progress.iter().all(|u| u["final"] == false));
+}
+
+#[test]
+fn apply_shows_the_move_and_the_new_position() {
+    let out = caber(&["apply", "E3-B3", "--variant", "ashton"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("played e3-b3"), "{text}");
+    assert!(text.contains("to move: black"), "{text}");
+    // A capture, with its event, from a given position.
+    let v = caber_json(&[
+        "apply",
+        "d7-d3",
+        "--position",
+        "9/9/1bw6/9/4k4/9/3b5/9/9 b -",
+        "--json",
+    ]);
+    assert_eq!(v["move"], "d7-d3");
+    assert_eq!(v["events"][0]["kind"], "capture");
+    assert_eq!(strings(&v["events"][0]["cells"]), ["c3"]);
+    assert_eq!(v["position"]["position"], "9/9/1b1b5/9/4k4/9/9/9/9 w -");
+    assert_eq!(v["position"]["side_to_move"], "white");
+}
+
+#[test]
+fn errors_exit_with_code_2_and_the_server_message() {
+    let out = caber(&["apply", "e4-b4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: move: illegal move: e4-b4 is not a legal move here\n"
+    );
+    let out = caber(&["legal", "--moves", "e2-c2 zz"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("error: --moves: move 2 (zz): move.text: bad move notation"),
+        "{err}"
+    );
+    let out = caber(&["legal", "--position", &format!("{START_BOARD} x -")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("error: position.text: invalid position"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_flag_talks_to_a_running_caberd() {
+    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    tokio::spawn(caber_service::serve(
+        caber_service::router(EngineService::new()),
+        listener,
+        std::future::pending(),
+    ));
+    let url = format!("http://{addr}");
+    let v = tokio::task::spawn_blocking(move || {
+        caber_json(&["legal", "--server", &url, "--variant", "ashton", "--json"])
+    })
+    .await
+    .unwrap();
+    assert_eq!(v["count"], 56);
+    // Without a scheme, http is assumed.
+    let host = addr.to_string();
+    let v =
+        tokio::task::spawn_blocking(move || caber_json(&["games", "--server", &host, "--json"]))
+            .await
+            .unwrap();
+    assert!(v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["name"] == "tablut"));
+}

@@ -1,0 +1,663 @@
+//! Every RPC through the generated client against the real server on an
+//! ephemeral port: concrete results, bad input, and cancellation.
+
+use std::time::Duration;
+
+use caber_engine::catalog;
+use caber_service::proto::game_engine_client::GameEngineClient;
+use caber_service::proto::{self, position::State, r#move::Kind};
+use caber_service::EngineService;
+use tonic::transport::Channel;
+use tonic::{Code, Request};
+
+type Client = GameEngineClient<Channel>;
+
+/// The Tablut start board (RULES.md section 1), every variant.
+const START_BOARD: &str = "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3";
+/// The start board with a second king on g9.
+const TWO_KINGS: &str = "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbbk2 b -";
+/// Ashton: the king stands on the edge cell c1, so white has won.
+const KING_ESCAPED: &str = "2k6/9/9/9/9/9/4b4/9/9 b -";
+/// bga, black to move: d7-d3 closes the white soldier on c3 against b3.
+const CAPTURE: &str = "9/9/1bw6/9/4k4/9/3b5/9/9 b -";
+
+async fn start() -> (Client, EngineService) {
+    let service = EngineService::new();
+    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    tokio::spawn(caber_service::serve(
+        caber_service::router(service.clone()),
+        listener,
+        std::future::pending(),
+    ));
+    let client = GameEngineClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap();
+    (client, service)
+}
+
+fn text_position(variant: &str, text: &str) -> proto::Position {
+    proto::Position {
+        game: "tablut".into(),
+        variant: variant.into(),
+        state: Some(State::Text(text.into())),
+    }
+}
+
+fn text_move(text: &str) -> Option<proto::Move> {
+    Some(proto::Move {
+        kind: Some(Kind::Text(text.into())),
+    })
+}
+
+fn depth(d: u32) -> Option<proto::Limits> {
+    Some(proto::Limits {
+        depth: d,
+        ..Default::default()
+    })
+}
+
+async fn new_game(client: &mut Client, variant: &str) -> proto::PositionReport {
+    let request = proto::NewGameRequest {
+        game: "tablut".into(),
+        variant: variant.into(),
+        seed: 0,
+    };
+    client
+        .new_game(request)
+        .await
+        .unwrap()
+        .into_inner()
+        .position
+        .unwrap()
+}
+
+async fn legal_texts(client: &mut Client, position: proto::Position) -> Vec<String> {
+    let request = proto::LegalMovesRequest {
+        position: Some(position),
+    };
+    let reply = client.legal_moves(request).await.unwrap().into_inner();
+    reply.moves.into_iter().map(|m| m.text).collect()
+}
+
+/// Checks the status of a failed call, then that the server still answers.
+async fn assert_refused<T: std::fmt::Debug>(
+    client: &mut Client,
+    result: Result<tonic::Response<T>, tonic::Status>,
+    code: Code,
+    message_start: &str,
+) {
+    let status = result.expect_err("the call should fail");
+    assert_eq!(status.code(), code, "{}", status.message());
+    assert!(
+        status.message().starts_with(message_start),
+        "message {:?} should start with {message_start:?}",
+        status.message()
+    );
+    let games = client
+        .list_games(proto::ListGamesRequest {})
+        .await
+        .expect("the server keeps serving");
+    assert!(!games.into_inner().games.is_empty());
+}
+
+#[tokio::test]
+async fn list_games_tells_tablut_and_its_variants() {
+    let (mut client, _) = start().await;
+    let games = client
+        .list_games(proto::ListGamesRequest {})
+        .await
+        .unwrap()
+        .into_inner()
+        .games;
+    let tablut = games.iter().find(|g| g.name == "tablut").unwrap();
+    let variants: Vec<(&str, bool)> = tablut
+        .variants
+        .iter()
+        .map(|v| (v.name.as_str(), v.is_default))
+        .collect();
+    assert_eq!(
+        variants,
+        [
+            ("bga", true),
+            ("bga-corners", false),
+            ("ashton", false),
+            ("linnaeus", false)
+        ]
+    );
+    assert_eq!(tablut.players, ["black", "white"]);
+    assert!(!tablut.position_notation_help.is_empty());
+    assert!(!tablut.move_notation_help.is_empty());
+}
+
+#[tokio::test]
+async fn new_game_reports_the_start_position_in_both_forms() {
+    let (mut client, _) = start().await;
+    // Ashton: white moves first.
+    let report = new_game(&mut client, "ashton").await;
+    assert_eq!(report.text, format!("{START_BOARD} w -"));
+    assert_eq!(report.side_to_move(), proto::Side::Two);
+    assert_eq!(report.side_to_move_name, "white");
+    assert!(report.outcome.is_none());
+    assert!(report.diagram.contains("a b c d e f g h i"));
+    let position = report.position.unwrap();
+    assert_eq!(
+        (position.game.as_str(), position.variant.as_str()),
+        ("tablut", "ashton")
+    );
+    let Some(State::Tablut(t)) = position.state else {
+        panic!("structured state expected, got {:?}", position.state)
+    };
+    let mut black = t.black.clone();
+    black.sort();
+    let mut expected: Vec<&str> = vec![
+        "d1", "e1", "f1", "e2", "a4", "a5", "a6", "b5", "i4", "i5", "i6", "h5", "d9", "e9", "f9",
+        "e8",
+    ];
+    expected.sort();
+    assert_eq!(black, expected);
+    let mut white = t.white.clone();
+    white.sort();
+    assert_eq!(white, ["c5", "d5", "e3", "e4", "e6", "e7", "f5", "g5"]);
+    assert_eq!(t.king, "e5");
+    assert_eq!(t.side_to_move(), proto::Side::Two);
+    assert!(t.history.is_empty());
+    // The default variant (bga): black moves first.
+    let report = new_game(&mut client, "").await;
+    assert_eq!(report.side_to_move_name, "black");
+    assert_eq!(report.position.unwrap().variant, "bga");
+}
+
+#[tokio::test]
+async fn legal_moves_of_the_ashton_start() {
+    let (mut client, _) = start().await;
+    let request = proto::LegalMovesRequest {
+        position: Some(text_position("ashton", &format!("{START_BOARD} w -"))),
+    };
+    let moves = client
+        .legal_moves(request)
+        .await
+        .unwrap()
+        .into_inner()
+        .moves;
+    // By hand, per arm of the cross (4 alike): e3 has 4 cells left and 4 right
+    // (e2 is a camp, e4 taken), e4 has 3 and 3 (a4/i4 are camps, e5 the king): 4 * 14.
+    assert_eq!(moves.len(), 56);
+    let engine = catalog::parse_position("tablut", "ashton", &format!("{START_BOARD} w -"))
+        .unwrap()
+        .legal_moves();
+    let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, engine);
+    assert!(!texts.contains(&"e4-a4"), "a4 is a camp");
+    let e4b4 = moves.iter().find(|m| m.text == "e4-b4").unwrap();
+    let Some(Kind::Tablut(m)) = e4b4.r#move.as_ref().unwrap().kind.as_ref() else {
+        panic!("structured move expected")
+    };
+    assert_eq!(
+        (m.from.as_str(), m.to.as_str(), m.pass),
+        ("e4", "b4", false)
+    );
+}
+
+#[tokio::test]
+async fn apply_plays_text_and_structured_moves() {
+    let (mut client, _) = start().await;
+    let start = new_game(&mut client, "ashton").await;
+    // A text move on the structured position from NewGame.
+    let reply = client
+        .apply(proto::ApplyRequest {
+            position: start.position.clone(),
+            r#move: text_move("E3-B3"),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let after = reply.position.unwrap();
+    assert_eq!(after.side_to_move_name, "black");
+    assert_eq!(
+        after.text,
+        "3bbb3/4b4/1w7/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -"
+    );
+    assert_eq!(reply.r#move.unwrap().text, "e3-b3");
+    assert!(reply.events.is_empty());
+    // The same move, structured, on the text position: the same result.
+    let structured = proto::Move {
+        kind: Some(Kind::Tablut(proto::TablutMove {
+            from: "e3".into(),
+            to: "b3".into(),
+            pass: false,
+        })),
+    };
+    let again = client
+        .apply(proto::ApplyRequest {
+            position: Some(text_position("ashton", &start.text)),
+            r#move: Some(structured),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(again.position.unwrap().text, after.text);
+    // A capture is reported as an event.
+    let reply = client
+        .apply(proto::ApplyRequest {
+            position: Some(text_position("bga", CAPTURE)),
+            r#move: text_move("d7-d3"),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(reply.position.unwrap().text, "9/9/1b1b5/9/4k4/9/9/9/9 w -");
+    let kinds: Vec<(&str, &[String])> = reply
+        .events
+        .iter()
+        .map(|e| (e.kind.as_str(), e.cells.as_slice()))
+        .collect();
+    assert_eq!(kinds, [("capture", &["c3".to_string()][..])]);
+}
+
+#[tokio::test]
+async fn evaluate_static_and_searched() {
+    let (mut client, _) = start().await;
+    let position = text_position("ashton", &format!("{START_BOARD} w -"));
+    let reply = client
+        .evaluate(proto::EvaluateRequest {
+            position: Some(position.clone()),
+            limits: None,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(reply.stats.is_none(), "static: no search");
+    let engine = catalog::parse_position("tablut", "ashton", &format!("{START_BOARD} w -"))
+        .unwrap()
+        .evaluate();
+    let score = reply.score.unwrap();
+    assert_eq!(score.value, Some(proto::score::Value::Centi(engine)));
+    let expected = caber_engine::search::Score::Centi(engine).win_probability();
+    assert_eq!(score.win_probability, expected);
+    // All-zero limits are static too.
+    let reply = client
+        .evaluate(proto::EvaluateRequest {
+            position: Some(position.clone()),
+            limits: Some(proto::Limits::default()),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(reply.stats.is_none());
+    let reply = client
+        .evaluate(proto::EvaluateRequest {
+            position: Some(position),
+            limits: depth(2),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let stats = reply.stats.unwrap();
+    assert_eq!(stats.depth, 2);
+    assert!(stats.nodes > 0);
+    assert!(reply.score.unwrap().value.is_some());
+}
+
+#[tokio::test]
+async fn best_move_is_legal_and_searched() {
+    let (mut client, _) = start().await;
+    let position = text_position("bga", &format!("{START_BOARD} b -"));
+    let reply = client
+        .best_move(proto::BestMoveRequest {
+            position: Some(position.clone()),
+            limits: depth(2),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let best = reply.best_move.unwrap().text;
+    assert!(legal_texts(&mut client, position).await.contains(&best));
+    assert_eq!(reply.pv.first(), Some(&best));
+    let stats = reply.stats.unwrap();
+    assert_eq!(stats.depth, 2);
+    assert!(stats.nodes > 0);
+    assert_eq!(stats.clamped, "");
+    assert!(reply.score.unwrap().value.is_some());
+}
+
+#[tokio::test]
+async fn best_move_without_limits_uses_the_default_budget() {
+    let (mut client, _) = start().await;
+    let reply = client
+        .best_move(proto::BestMoveRequest {
+            position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
+            limits: None,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let stats = reply.stats.unwrap();
+    assert_eq!(stats.clamped, "no limit given: default movetime 1000 ms");
+    assert!(stats.depth >= 1);
+    assert!(reply.best_move.is_some());
+}
+
+#[tokio::test]
+async fn best_move_ends_before_the_call_deadline() {
+    let (mut client, _) = start().await;
+    let mut request = Request::new(proto::BestMoveRequest {
+        position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
+        limits: depth(60),
+    });
+    request.set_timeout(Duration::from_secs(2));
+    let reply = client.best_move(request).await.unwrap().into_inner();
+    let stats = reply.stats.unwrap();
+    assert_eq!(
+        stats.clamped,
+        "movetime 1800 ms to end before the call's deadline"
+    );
+    assert!(stats.stopped);
+    assert!(stats.depth >= 1);
+    assert!(reply.best_move.is_some());
+}
+
+#[tokio::test]
+async fn analyze_streams_progress_then_one_final_report() {
+    let (mut client, _) = start().await;
+    let request = proto::AnalyzeRequest {
+        position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
+        limits: depth(3),
+        multipv: 2,
+        report_interval_ms: 50,
+    };
+    let mut stream = client.analyze(request).await.unwrap().into_inner();
+    let mut updates = Vec::new();
+    while let Some(update) = stream.message().await.unwrap() {
+        updates.push(update);
+    }
+    let (last, progress) = updates.split_last().unwrap();
+    assert!(last.r#final);
+    assert!(!progress.is_empty(), "at least one progress update");
+    assert!(progress.iter().all(|u| !u.r#final));
+    assert_eq!(last.stats.as_ref().unwrap().depth, 3);
+    assert!(!last.lines.is_empty() && last.lines.len() <= 2);
+    assert_eq!(last.lines[0].rank, 1);
+    assert!(!last.lines[0].moves.is_empty());
+}
+
+#[tokio::test]
+async fn analyze_stops_the_search_when_the_client_goes_away() {
+    let (mut client, service) = start().await;
+    let request = proto::AnalyzeRequest {
+        position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
+        // Far deeper than any search ends on its own.
+        limits: depth(60),
+        multipv: 1,
+        report_interval_ms: 50,
+    };
+    let mut stream = client.analyze(request).await.unwrap().into_inner();
+    let first = stream.message().await.unwrap().unwrap();
+    assert!(!first.r#final);
+    assert_eq!(service.running_searches(), 1);
+    drop(stream);
+    // Generous: the search only has to notice its stop flag.
+    for _ in 0..600 {
+        if service.running_searches() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the search still runs 30 s after the client went away");
+}
+
+#[tokio::test]
+async fn perft_counts_and_divides() {
+    let (mut client, _) = start().await;
+    let position = text_position("ashton", &format!("{START_BOARD} w -"));
+    let reply = client
+        .perft(proto::PerftRequest {
+            position: Some(position.clone()),
+            depth: 1,
+            divide: false,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(reply.nodes, 56);
+    assert!(reply.divide.is_empty());
+    let reply = client
+        .perft(proto::PerftRequest {
+            position: Some(position),
+            depth: 2,
+            divide: true,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let engine = catalog::parse_position("tablut", "ashton", &format!("{START_BOARD} w -"))
+        .unwrap()
+        .perft(2)
+        .unwrap();
+    assert_eq!(reply.nodes, engine);
+    assert_eq!(reply.divide.len(), 56);
+    assert_eq!(reply.divide.iter().map(|d| d.nodes).sum::<u64>(), engine);
+}
+
+#[tokio::test]
+async fn bad_positions_are_invalid_arguments_naming_the_field() {
+    let (mut client, _) = start().await;
+    let legal = |position: Option<proto::Position>| proto::LegalMovesRequest { position };
+    let r = client
+        .legal_moves(legal(Some(text_position("bga", "hello"))))
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.text: invalid position: ",
+    )
+    .await;
+    let r = client
+        .legal_moves(legal(Some(text_position("bga", TWO_KINGS))))
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.text: invalid position: there are 2 kings",
+    )
+    .await;
+    let mut chess = text_position("bga", TWO_KINGS);
+    chess.game = "chess".into();
+    let r = client.legal_moves(legal(Some(chess))).await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.game: unknown game \"chess\"",
+    )
+    .await;
+    let r = client
+        .legal_moves(legal(Some(text_position(
+            "nope",
+            &format!("{START_BOARD} b -"),
+        ))))
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.variant: game tablut has no variant \"nope\"",
+    )
+    .await;
+    let r = client.legal_moves(legal(None)).await;
+    assert_refused(&mut client, r, Code::InvalidArgument, "position: missing").await;
+    let mut stateless = text_position("bga", "");
+    stateless.state = None;
+    let r = client.legal_moves(legal(Some(stateless))).await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.state: missing",
+    )
+    .await;
+    let bad_cell = proto::Position {
+        game: "tablut".into(),
+        variant: "bga".into(),
+        state: Some(State::Tablut(proto::TablutPosition {
+            black: vec!["a1".into(), "z9".into()],
+            king: "e5".into(),
+            side_to_move: proto::Side::One as i32,
+            ..Default::default()
+        })),
+    };
+    let r = client.legal_moves(legal(Some(bad_cell))).await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.tablut.black[1]: cell \"z9\"",
+    )
+    .await;
+    let no_side = proto::Position {
+        game: "tablut".into(),
+        variant: "bga".into(),
+        state: Some(State::Tablut(proto::TablutPosition {
+            king: "e5".into(),
+            ..Default::default()
+        })),
+    };
+    let r = client.legal_moves(legal(Some(no_side))).await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.tablut.side_to_move: missing",
+    )
+    .await;
+    let r = client
+        .new_game(proto::NewGameRequest {
+            game: "chess".into(),
+            ..Default::default()
+        })
+        .await;
+    assert_refused(&mut client, r, Code::InvalidArgument, "game: unknown game").await;
+    let r = client
+        .new_game(proto::NewGameRequest {
+            game: "tablut".into(),
+            variant: "nope".into(),
+            seed: 0,
+        })
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "variant: game tablut has no variant",
+    )
+    .await;
+    let r = client.new_game(proto::NewGameRequest::default()).await;
+    assert_refused(&mut client, r, Code::InvalidArgument, "game: missing").await;
+}
+
+#[tokio::test]
+async fn bad_moves_are_invalid_arguments_naming_the_problem() {
+    let (mut client, _) = start().await;
+    let position = Some(text_position("bga", &format!("{START_BOARD} b -")));
+    let apply = |mv: Option<proto::Move>| proto::ApplyRequest {
+        position: position.clone(),
+        r#move: mv,
+    };
+    // e4 holds a white soldier and black is to move.
+    let r = client.apply(apply(text_move("e4-b4"))).await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "move: illegal move: e4-b4 is not a legal move here",
+    )
+    .await;
+    let r = client.apply(apply(text_move("zz"))).await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "move.text: bad move notation",
+    )
+    .await;
+    let r = client.apply(apply(None)).await;
+    assert_refused(&mut client, r, Code::InvalidArgument, "move: missing").await;
+    let r = client.apply(apply(Some(proto::Move { kind: None }))).await;
+    assert_refused(&mut client, r, Code::InvalidArgument, "move.kind: missing").await;
+    let structured = proto::Move {
+        kind: Some(Kind::Tablut(proto::TablutMove {
+            from: "e2".into(),
+            to: "q2".into(),
+            pass: false,
+        })),
+    };
+    let r = client.apply(apply(Some(structured))).await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "move.tablut.to: cell \"q2\"",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_is_a_failed_precondition() {
+    let (mut client, _) = start().await;
+    let position = text_position("ashton", KING_ESCAPED);
+    let over = Some(position.clone());
+    let message = "position: the game is over (king escaped)";
+    let r = client
+        .apply(proto::ApplyRequest {
+            position: over.clone(),
+            r#move: text_move("g7-g1"),
+        })
+        .await;
+    assert_refused(&mut client, r, Code::FailedPrecondition, message).await;
+    let r = client
+        .best_move(proto::BestMoveRequest {
+            position: over.clone(),
+            limits: depth(1),
+        })
+        .await;
+    assert_refused(&mut client, r, Code::FailedPrecondition, message).await;
+    let r = client
+        .evaluate(proto::EvaluateRequest {
+            position: over.clone(),
+            limits: None,
+        })
+        .await;
+    assert_refused(&mut client, r, Code::FailedPrecondition, message).await;
+    let r = client
+        .analyze(proto::AnalyzeRequest {
+            position: over.clone(),
+            limits: depth(1),
+            ..Default::default()
+        })
+        .await;
+    assert_refused(&mut client, r, Code::FailedPrecondition, message).await;
+    // Listing moves of a finished game is fine: there are none.
+    assert!(legal_texts(&mut client, position).await.is_empty());
+}
+
+#[tokio::test]
+async fn perft_refuses_too_deep_a_count() {
+    let (mut client, _) = start().await;
+    let r = client
+        .perft(proto::PerftRequest {
+            position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
+            depth: 7,
+            divide: false,
+        })
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "depth: 7 is too deep",
+    )
+    .await;
+}
