@@ -73,6 +73,16 @@ use crate::game::{Event, Game, MoveError, NotationError, Outcome, PlayError, Pla
 use board::{geometry, CELLS};
 use history::History;
 
+/// A short help on the position notation (for `ListGames`).
+pub const POSITION_HELP: &str =
+    "occupied cells as cell=pieces bottom to top (i invader, d defender, k King), \
+comma-separated; then the side to move (i or d); then the history: - or sorted hex hashes \
+of earlier positions (hash*2 for one seen twice). Start: B2=i,C2=i,...,F6=k,...,J10=i i -";
+
+/// A short help on the move notation (for `ListGames`).
+pub const MOVE_HELP: &str = "start cell and every landing cell joined by '-': B2-B3, \
+or a King chain bouncing off invaders such as F6-F8-F5";
+
 /// The rule presets of AlmaTafl.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {

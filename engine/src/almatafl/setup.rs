@@ -9,7 +9,13 @@ use super::{stack, AlmaTafl, Cell, Piece};
 use crate::game::{Player, SetupError};
 
 /// The structured fields of a position. Build one and pass it to
-/// [`AlmaTafl::from_setup`], which validates it.
+/// [`AlmaTafl::from_setup`], which validates it: each cell listed once,
+/// stacks of at most 3, exactly one King, at most 24 invaders and 12
+/// defender discs, the King never under a defender nor under more than one
+/// invader, only the King on escape spots (with nothing under him) and on the
+/// throne (possibly with an invader burying him), a finished game with the
+/// loser to move (King buried: defenders; King escaped: invaders), and no
+/// history hash more than twice.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// Occupied cells with their pieces bottom to top (an empty list is an empty cell).
