@@ -34,6 +34,7 @@ fn stacks_of_three_refuse_landings() {
         sorted(&["C4-B3", "C4-B4", "C4-C3", "C4-C5", "C4-D5", "D4-D7", "D4-G4", "D4-G7"])
     );
     assert!(refused(&p, "C4-D4").contains("already 3 high"));
+    assert!(refused(&p, "D4-A4").contains("invaders may not land on the escape spot A4"));
     // The King may not land on a full stack either (but may on the empty throne).
     let k = pos("D4=iii,E5=k,F8=d d");
     assert_eq!(
