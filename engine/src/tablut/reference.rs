@@ -13,7 +13,7 @@ const GROUPS: [[&str; 4]; 4] = [
 ];
 
 fn named(c: Cell, names: &[&str]) -> bool {
-    names.contains(&c.name().as_str())
+    names.iter().any(|n| Cell::parse(n).ok() == Some(c))
 }
 
 fn camp_group(variant: Variant, c: Cell) -> Option<usize> {
@@ -24,7 +24,7 @@ fn camp_group(variant: Variant, c: Cell) -> Option<usize> {
 }
 
 fn is_throne(c: Cell) -> bool {
-    c.name() == "e5"
+    named(c, &["e5"])
 }
 
 fn is_corner(c: Cell) -> bool {

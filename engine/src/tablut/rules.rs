@@ -251,7 +251,7 @@ pub(crate) fn events(before: &Tablut, mv: &Move, after: &Tablut) -> Vec<Event> {
             }),
             _ => {}
         }
-        if after.variant.rules().tuichi.is_some() && clear_lines(after) == 1 {
+        if outcome.is_none() && after.variant.rules().tuichi.is_some() && clear_lines(after) == 1 {
             events.push(Event {
                 kind: "raichi",
                 cells: vec![k.name()],
