@@ -73,11 +73,12 @@ fn legal(pos: &Tablut, piece: Piece, from: Cell, to: Cell) -> bool {
             }
         }
         if is_throne(c) {
-            let allowed = match (variant, king, last) {
-                (Variant::Bga | Variant::BgaCorners, true, _) => true,
-                (Variant::BgaCorners, false, false) => true,
-                _ => false,
-            };
+            // The king passes and stops in the bga variants; soldiers pass the
+            // empty throne in bga-corners only; nobody else.
+            let allowed = matches!(
+                (variant, king, last),
+                (Variant::Bga | Variant::BgaCorners, true, _) | (Variant::BgaCorners, false, false)
+            );
             if !allowed {
                 return false;
             }
