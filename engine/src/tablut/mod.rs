@@ -62,6 +62,17 @@
 //!
 //! Moves: `e4-b4` (from-to; upper case accepted on input, lower case on output) and
 //! `pass` (linnaeus only, legal only when no other move exists).
+//!
+//! Events ([`Game::move_events`]): `capture` (the captured cells), `king-captured`,
+//! `escape`, `tuichi`, `raichi` (the king's cell), `pass`, `repetition` (draw) and
+//! `no-moves` (the side to move is stalemated and loses, or a second pass draws).
+//!
+//! Validation ([`Tablut::from_setup`], [`Game::from_notation`]) refuses: more than one
+//! king, more than 16 black or 8 white soldiers, two pieces on a cell, a soldier on
+//! the throne, a soldier on a bga-corners corner, white on a camp (bga, ashton), a
+//! pass count other than 0 outside linnaeus or above 2, and a board without king
+//! (captured) with black to move. Finished positions (king escaped or captured,
+//! Tuichi, repetition, stalemate) are accepted and reported by [`Game::outcome`].
 
 use std::ops::ControlFlow;
 

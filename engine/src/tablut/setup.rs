@@ -6,6 +6,9 @@ use super::{zobrist, Piece, Tablut};
 use crate::{Player, SetupError};
 
 /// The structured fields of a position; [`Tablut::from_setup`] validates them.
+///
+/// The king appears once, or not at all once captured (then white is to move and
+/// the game is over).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// The pieces on the board (each cell at most once).

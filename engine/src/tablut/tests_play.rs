@@ -335,3 +335,32 @@ fn variants_and_players() {
         assert_eq!(Tablut::start(v, 0).side_to_move(), first);
     }
 }
+
+#[test]
+fn evaluation_follows_material_routes_and_pressure() {
+    for v in ALL {
+        // White to move in both; the only difference is where one black piece stands.
+        let open = pos(v, W, "c8 g2 g7", "e3", "d6");
+        let closed = pos(v, W, "c8 g2 d7", "e3", "d6");
+        assert!(
+            closed.evaluate() < open.evaluate(),
+            "{v:?}: a black piece next to the king is bad for white"
+        );
+        // Material: one white soldier more is better for white, worse for black.
+        let more = pos(v, W, "c8 g2 g7", "e3 f3", "d6");
+        assert!(more.evaluate() > open.evaluate(), "{v:?}");
+        let black_view = pos(v, B, "c8 g2 g7", "e3 f3", "d6");
+        assert!(
+            black_view.evaluate() < 0,
+            "{v:?}: {}",
+            black_view.evaluate()
+        );
+        assert_eq!(black_view.evaluate(), -more.evaluate());
+    }
+    // bga: a clear line for the king (g4: g3 g2 g1) is worth more than none.
+    let route = pos(Variant::Bga, W, "c8 b2 g7", "e3", "g4");
+    let blocked = pos(Variant::Bga, W, "c8 g2 g7", "e3", "g4");
+    assert_eq!(route.clear_lines(), 1);
+    assert_eq!(blocked.clear_lines(), 0);
+    assert!(route.evaluate() > blocked.evaluate() + 100);
+}

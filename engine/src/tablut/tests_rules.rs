@@ -482,3 +482,15 @@ fn escapes_per_variant() {
     let after = play(&p, "a3-a1");
     assert_eq!(after.outcome(), None);
 }
+
+#[test]
+fn the_king_may_move_between_two_black_pieces() {
+    for v in [Variant::Ashton, Variant::Linnaeus] {
+        let p = pos(v, W, "b3 d3 h9", "", "c6");
+        let p = play(&p, "c6-c3");
+        assert!(p.king().is_some(), "{v:?}");
+        let p = play(&p, "h9-h8");
+        assert!(p.king().is_some(), "{v:?}: b3 and d3 did not move");
+        assert_eq!(p.outcome(), None);
+    }
+}
