@@ -1,7 +1,7 @@
 //! Static evaluation: material, the king's escape routes and freedom, black
 //! pressure around the king and on the cells guarding the escapes.
 
-use super::cells::{cells, has, CellSet, SIZE};
+use super::cells::{cells, has, CellSet, DIRS, SIZE};
 use super::variant::{Rules, Variant, THRONE};
 use super::{Piece, Tablut};
 use crate::Player;
@@ -26,8 +26,6 @@ const EDGE_GUARDS: CellSet = cells(&["b3", "c2", "g2", "h3", "b7", "c8", "g8", "
 const CORNER_GUARDS: CellSet = cells(&[
     "b2", "h2", "b8", "h8", "a2", "b1", "h1", "i2", "a8", "b9", "h9", "i8",
 ]);
-
-const OFFSETS: [(isize, isize); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
 
 /// Evaluation in centi-units from the side to move's view.
 pub(crate) fn evaluate(pos: &Tablut) -> i32 {
@@ -83,7 +81,7 @@ fn white_view(pos: &Tablut) -> i32 {
     let mut routes = 0;
     let mut next_routes = 0;
     let mut mobility = 0;
-    for (dc, dr) in OFFSETS {
+    for (dc, dr) in DIRS {
         let (mut r, mut c) = (kr, kc);
         loop {
             r += dr;
@@ -135,7 +133,7 @@ fn king_may_stop(pos: &Tablut, rules: &Rules, i: usize) -> bool {
 /// Open lines to an escape cell from (r, c), not counting the way back.
 fn open_routes(pos: &Tablut, rules: &Rules, r0: isize, c0: isize, came: (isize, isize)) -> u32 {
     let mut n = 0;
-    for (dc, dr) in OFFSETS {
+    for (dc, dr) in DIRS {
         if (dc, dr) == (-came.0, -came.1) {
             continue;
         }

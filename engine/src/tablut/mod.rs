@@ -79,6 +79,7 @@ use std::ops::ControlFlow;
 use crate::game::{Event, Game, NotationError, Outcome, Player, SetupError};
 
 mod cells;
+mod diagram;
 mod eval;
 mod movegen;
 mod notation;
@@ -185,9 +186,7 @@ impl Tablut {
 
     /// The king's cell, or `None` once he has been captured.
     pub fn king(&self) -> Option<Cell> {
-        self.pieces()
-            .find(|&(_, p)| p == Piece::King)
-            .map(|(c, _)| c)
+        rules::king_index(self).map(Cell::at)
     }
 
     /// Hashes of the earlier positions since the last capture that count for repetition.
@@ -296,6 +295,6 @@ impl Game for Tablut {
     }
 
     fn diagram(&self) -> String {
-        notation::diagram(self)
+        diagram::diagram(self)
     }
 }

@@ -125,7 +125,7 @@ fn king_captured(pos: &Tablut, king: Cell, mover: Cell) -> bool {
 }
 
 /// The king's cell index, if he is on the board.
-fn king_index(pos: &Tablut) -> Option<usize> {
+pub(crate) fn king_index(pos: &Tablut) -> Option<usize> {
     pos.board.iter().position(|&p| p == Some(Piece::King))
 }
 
