@@ -1,8 +1,9 @@
 //! Static evaluation: material, the king's escape routes and freedom, black
 //! pressure around the king and on the cells guarding the escapes.
 
+use super::cells::Cell;
 use super::cells::{cells, has, CellSet, DIRS, SIZE};
-use super::variant::{Rules, Variant, THRONE};
+use super::variant::{KingCapture, Rules, Variant, THRONE};
 use super::{Piece, Tablut};
 use crate::Player;
 
@@ -20,6 +21,10 @@ const BLACK_NEXT_TO_KING: i32 = 35;
 const HOSTILE_NEXT_TO_KING: i32 = 15;
 const BLACK_DIAGONAL_TO_KING: i32 = 8;
 const BLACK_ON_GUARD: i32 = 14;
+/// The king one black piece away from being captured.
+const KING_ONE_FROM_CAPTURE: i32 = 90;
+/// The king two black pieces away from being captured.
+const KING_TWO_FROM_CAPTURE: i32 = 25;
 
 /// Cells where black pieces block the way to the escapes.
 const EDGE_GUARDS: CellSet = cells(&["b3", "c2", "g2", "h3", "b7", "c8", "g8", "h7"]);
@@ -77,6 +82,11 @@ fn white_view(pos: &Tablut) -> i32 {
             }
         }
     }
+    score -= match missing_attackers(pos, rules, k) {
+        1 => KING_ONE_FROM_CAPTURE,
+        2 => KING_TWO_FROM_CAPTURE,
+        _ => 0,
+    };
     // Routes and mobility.
     let mut routes = 0;
     let mut next_routes = 0;
@@ -112,6 +122,37 @@ fn white_view(pos: &Tablut) -> i32 {
     score += KING_MOBILITY * mobility;
     score -= KING_DISTANCE * distance_to_escape(rules.escapes, kr, kc);
     score
+}
+
+/// How many more black pieces the king's capture needs (per the variant's rule).
+fn missing_attackers(pos: &Tablut, rules: &Rules, king: usize) -> u32 {
+    let king = Cell::at(king);
+    let black = |c: Cell| pos.board[c.index()] == Some(Piece::Black);
+    let near_throne = king.index() == THRONE
+        || DIRS
+            .iter()
+            .any(|&(dc, dr)| king.step(dc, dr).is_some_and(|n| n.index() == THRONE));
+    let count_missing = |special: CellSet, off_board: bool| {
+        DIRS.iter()
+            .filter(|&&(dc, dr)| match king.step(dc, dr) {
+                None => !off_board,
+                Some(n) => !(black(n) || has(special, n.index())),
+            })
+            .count() as u32
+    };
+    match rules.king_capture {
+        KingCapture::Surround { special } => count_missing(special, true),
+        KingCapture::ThroneOrCustodial { .. } if near_throne => count_missing(1 << THRONE, false),
+        KingCapture::ThroneOrCustodial { anvils } => {
+            let side = |dc: isize, dr: isize| {
+                king.step(dc, dr)
+                    .is_some_and(|n| black(n) || has(anvils, n.index()))
+            };
+            let vertical = 2 - side(0, -1) as u32 - side(0, 1) as u32;
+            let horizontal = 2 - side(-1, 0) as u32 - side(1, 0) as u32;
+            vertical.min(horizontal)
+        }
+    }
 }
 
 fn guards(variant: Variant) -> CellSet {
@@ -171,5 +212,39 @@ fn distance_to_escape(escapes: CellSet, r: isize, c: isize) -> i32 {
         0
     } else {
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::missing_attackers;
+    use crate::tablut::tests_rules::{pos, B};
+    use crate::tablut::{Cell, Variant};
+
+    fn missing(v: Variant, black: &str, king: &str) -> u32 {
+        let p = pos(v, B, black, "", king);
+        missing_attackers(&p, v.rules(), Cell::parse(king).unwrap().index())
+    }
+
+    #[test]
+    fn attackers_still_needed_per_variant() {
+        assert_eq!(missing(Variant::Bga, "b3 d3 c2", "c3"), 1);
+        assert_eq!(missing(Variant::Bga, "b3", "c3"), 3);
+        // d2: camps d1 and e2 count for the king in bga.
+        assert_eq!(missing(Variant::Bga, "h9", "d2"), 2);
+        // bga-corners: the edge counts.
+        assert_eq!(missing(Variant::BgaCorners, "a4", "a5"), 2);
+        // ashton/linnaeus away from the throne: two opposite.
+        assert_eq!(missing(Variant::Ashton, "b3", "c3"), 1);
+        assert_eq!(missing(Variant::Ashton, "h9", "c3"), 2);
+        assert_eq!(
+            missing(Variant::Ashton, "h9", "b4"),
+            1,
+            "camp a4 is an anvil"
+        );
+        assert_eq!(missing(Variant::Linnaeus, "h9", "b4"), 2);
+        // Next to the throne: the throne plus three black.
+        assert_eq!(missing(Variant::Ashton, "d4 f4", "e4"), 1);
+        assert_eq!(missing(Variant::Linnaeus, "d4", "e4"), 2);
     }
 }
