@@ -383,15 +383,16 @@ fn king_against_camps_and_edges() {
 }
 
 #[test]
-fn linnaeus_next_to_the_throne_two_opposite_are_not_enough() {
-    let p = pos(Variant::Linnaeus, B, "d4 h2 a9", "", "e4");
-    let p = play(&p, "h2-h4");
-    let p = play(&p, "e4-e3");
-    let p = play(&p, "a9-a8");
-    // king on e3 now (not next to the throne): two opposite black capture.
-    let p = play(&p, "e3-e4");
-    let after = play(&p, "h4-f4");
-    assert!(after.king().is_some(), "needs e3 too next to the throne");
+fn next_to_the_throne_two_opposite_are_not_enough() {
+    // King on e4 (next to the throne), black closes d4-f4: e3 is still open.
+    for v in [Variant::Ashton, Variant::Linnaeus] {
+        let p = pos(v, B, "d4 h4 a9", "", "e4");
+        let after = play(&p, "h4-f4");
+        assert!(after.king().is_some(), "{v:?}");
+        // One row up (e3 is not next to the throne) the same pair captures.
+        let p = pos(v, B, "d3 h3 a9", "", "e3");
+        assert_eq!(play(&p, "h3-f3").king(), None, "{v:?}");
+    }
 }
 
 #[test]
