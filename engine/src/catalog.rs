@@ -155,10 +155,13 @@ impl Entry {
 }
 
 /// Every game Caber plays.
-pub static ENTRIES: &[Entry] = &[perfect::<crate::almatafl::AlmaTafl>(
-    crate::almatafl::POSITION_HELP,
-    crate::almatafl::MOVE_HELP,
-)];
+pub static ENTRIES: &[Entry] = &[
+    perfect::<crate::tablut::Tablut>(crate::tablut::POSITION_HELP, crate::tablut::MOVE_HELP),
+    perfect::<crate::almatafl::AlmaTafl>(
+        crate::almatafl::POSITION_HELP,
+        crate::almatafl::MOVE_HELP,
+    ),
+];
 
 /// What every game is, for `ListGames`.
 pub fn games() -> Vec<GameInfo> {

@@ -103,6 +103,18 @@ pub use cells::Cell;
 pub use setup::Setup;
 pub use variant::Variant;
 
+/// A short help on the position notation (for `ListGames`).
+pub const POSITION_HELP: &str =
+    "9 rows from row 1 (top) to row 9 separated by '/', each from a to i: \
+b black soldier, w white soldier, k king, digit = that many empty cells; then the side to move \
+(b or w); then the repetition history: - or comma-separated 16-hex-digit hashes of the earlier \
+positions since the last capture; linnaeus adds the consecutive pass count (p0..p2). \
+bga start: 3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -";
+
+/// A short help on the move notation (for `ListGames`).
+pub const MOVE_HELP: &str = "from-to with cell names (columns a-i, rows 1-9 from the top), \
+e.g. e4-b4; upper case accepted; linnaeus also has pass when no other move exists";
+
 /// A piece on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Piece {
