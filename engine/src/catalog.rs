@@ -155,7 +155,13 @@ impl Entry {
 }
 
 /// Every game Caber plays.
-pub static ENTRIES: &[Entry] = &[];
+pub static ENTRIES: &[Entry] = &[
+    perfect::<crate::tablut::Tablut>(crate::tablut::POSITION_HELP, crate::tablut::MOVE_HELP),
+    perfect::<crate::almatafl::AlmaTafl>(
+        crate::almatafl::POSITION_HELP,
+        crate::almatafl::MOVE_HELP,
+    ),
+];
 
 /// What every game is, for `ListGames`.
 pub fn games() -> Vec<GameInfo> {
@@ -317,5 +323,46 @@ impl<G: Game> AnyPosition for Perfect<G> {
     }
     fn clone_box(&self) -> Box<dyn AnyPosition> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_game_and_variant_are_named() {
+        let e = new_game("chess", "", 0).unwrap_err();
+        assert!(e.to_string().contains("unknown game \"chess\""), "{e}");
+        let e = new_game("almatafl", "huge", 0).unwrap_err();
+        assert!(
+            matches!(&e, CatalogError::UnknownVariant { known, .. } if known.contains(&"standard")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn every_game_round_trips_its_start_position_through_text() {
+        for info in games() {
+            for variant in &info.variants {
+                let start = new_game(info.name, variant, 7).unwrap();
+                let again = parse_position(info.name, variant, &start.notation()).unwrap();
+                assert_eq!(again.notation(), start.notation());
+                assert_eq!(again.legal_moves(), start.legal_moves());
+            }
+        }
+    }
+
+    #[test]
+    fn apply_leaves_the_position_unchanged_and_reports_the_move() {
+        let start = new_game("almatafl", "", 0).unwrap();
+        let before = start.notation();
+        let applied = start.apply("b2-b3").unwrap();
+        assert_eq!(applied.move_text, "B2-B3");
+        assert_eq!(start.notation(), before);
+        assert_ne!(applied.position.notation(), before);
+        assert_eq!(applied.position.side_to_move(), Player::Two);
+        assert!(matches!(start.apply("B2-B4"), Err(MoveError::Illegal(_))));
+        assert!(matches!(start.apply("zz"), Err(MoveError::Notation(_))));
     }
 }

@@ -1,1 +1,444 @@
-//! (being written)
+//! AlmaTafl (`almatafl`): a stacking Tafl on a 73-cell star (RULES.md section 2).
+//!
+//! [`Player::One`] are the invaders (24 discs, they move first), [`Player::Two`]
+//! the defenders (12 discs and the King). Board data (rows, escape spots,
+//! throne, start) are tables in [`board`].
+//!
+//! # Rules as implemented
+//! - Only the top piece of a stack moves; it moves exactly `h` cells in a
+//!   straight line (`h` = height of the stack it starts on), jumping over
+//!   anything. *(decision)* Every cell of the line, the jumped ones included,
+//!   must be a board cell: a line may not cross a notch of the star.
+//! - It lands on an empty cell or on a stack of height < 3. Invaders never land
+//!   on escape spots, and on the throne only on the King (burying him);
+//!   defender discs never land on escape spots, the throne or the King; the
+//!   King lands anywhere else.
+//! - The King bounces when he lands on a stack topped by an invader: he may go
+//!   on with another move (distance = height of his new stack) or stop. During
+//!   a chain only the King's place changes, so a chain never lands twice on a
+//!   cell nor back on its start.
+//! - Wins: King covered by an invader (invaders), King on an escape spot
+//!   (defenders), no defender disc on top of any stack (invaders); checked in
+//!   that order. Then a third occurrence of a position with the same side to
+//!   move is a draw; then a side without a legal move loses.
+//!
+//! # Move notation
+//! The start cell and every landing cell joined by `-`: `B2-B3`, or a King
+//! chain `F6-F8-F5`. Cells are read case-insensitively. The move list gives one
+//! move per distinct resulting position: for the King the shortest chain to
+//! each end cell, ties broken by comparing chains cell by cell in row-major
+//! order ([`Cell`]'s order). [`Game::play`] accepts any legal chain.
+//!
+//! # Position notation
+//! Three fields separated by spaces:
+//! 1. the occupied cells in row-major order, comma-separated, each as
+//!    `cell=pieces` with pieces bottom to top (`i` invader, `d` defender,
+//!    `k` King): `D5=id` is a defender on an invader;
+//! 2. the side to move, `i` or `d`;
+//! 3. the repetition history: `-`, or the comma-separated 16-digit hex
+//!    [`Game::hash`]es of every earlier position of the game, sorted, a hash
+//!    seen twice written once with `*2`. AlmaTafl has no irreversible move
+//!    (nothing is ever captured and stacks come apart again), so the whole
+//!    game's positions are kept; only their counts matter.
+//!
+//! The start position:
+//! ```text
+//! B2=i,C2=i,D2=i,E2=i,F2=i,B3=i,G3=i,B4=i,E4=d,H4=i,B5=i,D5=d,E5=d,F5=d,G5=d,I5=i,B6=i,E6=d,F6=k,G6=d,J6=i,C7=i,E7=d,F7=d,G7=d,H7=d,J7=i,D8=i,G8=d,J8=i,E9=i,J9=i,F10=i,G10=i,H10=i,I10=i,J10=i i -
+//! ```
+//! Reading accepts upper or lower case, `invaders`/`defenders` for the side,
+//! and a missing history field (no history).
+
+pub mod board;
+mod diagram;
+mod eval;
+mod events;
+mod history;
+mod movegen;
+mod notation;
+mod setup;
+mod stack;
+
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::ops::ControlFlow;
+
+pub use board::Cell;
+pub use setup::Setup;
+
+use crate::game::{Event, Game, MoveError, NotationError, Outcome, PlayError, Player, SetupError};
+use board::{geometry, CELLS};
+use history::History;
+
+/// A short help on the position notation (for `ListGames`).
+pub const POSITION_HELP: &str =
+    "occupied cells as cell=pieces bottom to top (i invader, d defender, k King), \
+comma-separated; then the side to move (i or d); then the history: - or sorted hex hashes \
+of earlier positions (hash*2 for one seen twice). Start: B2=i,C2=i,...,F6=k,...,J10=i i -";
+
+/// A short help on the move notation (for `ListGames`).
+pub const MOVE_HELP: &str = "start cell and every landing cell joined by '-': B2-B3, \
+or a King chain bouncing off invaders such as F6-F8-F5";
+
+/// The rule presets of AlmaTafl.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// The rules of RULES.md section 2.
+    Standard,
+}
+
+/// A piece of a stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    /// An invader disc.
+    Invader,
+    /// A defender disc.
+    Defender,
+    /// The defenders' King.
+    King,
+}
+
+impl Piece {
+    /// The side owning the piece.
+    pub fn owner(self) -> Player {
+        match self {
+            Piece::Invader => Player::One,
+            Piece::Defender | Piece::King => Player::Two,
+        }
+    }
+
+    /// The notation letter: `i`, `d` or `k`.
+    pub fn letter(self) -> char {
+        match self {
+            Piece::Invader => 'i',
+            Piece::Defender => 'd',
+            Piece::King => 'k',
+        }
+    }
+}
+
+/// Longest possible chain: start, a landing on each of at most 24 invaders, and a last landing.
+pub const MAX_CHAIN: usize = board::MAX_INVADERS + 2;
+
+/// One turn: the start cell and every landing cell (two cells for a disc move).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    cells: [u8; MAX_CHAIN],
+    len: u8,
+}
+
+impl Move {
+    /// A move through the given cells (start first); `None` unless 2 to [`MAX_CHAIN`] cells.
+    pub fn new(cells: &[Cell]) -> Option<Move> {
+        if cells.len() < 2 || cells.len() > MAX_CHAIN {
+            return None;
+        }
+        let mut m = Move {
+            cells: [0; MAX_CHAIN],
+            len: cells.len() as u8,
+        };
+        for (slot, c) in m.cells.iter_mut().zip(cells) {
+            *slot = c.index() as u8;
+        }
+        Some(m)
+    }
+
+    pub(crate) fn step(from: usize, to: usize) -> Move {
+        let mut cells = [0; MAX_CHAIN];
+        cells[0] = from as u8;
+        cells[1] = to as u8;
+        Move { cells, len: 2 }
+    }
+
+    pub(crate) fn raw(&self) -> &[u8] {
+        &self.cells[..self.len as usize]
+    }
+
+    /// The cells of the move, start first.
+    pub fn cells(&self) -> Vec<Cell> {
+        self.raw().iter().map(|&i| cell(i as usize)).collect()
+    }
+
+    /// The start cell.
+    pub fn from(&self) -> Cell {
+        cell(self.cells[0] as usize)
+    }
+
+    /// The final landing cell.
+    pub fn to(&self) -> Cell {
+        cell(self.cells[self.len as usize - 1] as usize)
+    }
+}
+
+fn cell(i: usize) -> Cell {
+    Cell::from_index(i).expect("cell indices are below 73")
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&notation::move_text(self))
+    }
+}
+
+/// An AlmaTafl position with its repetition history.
+#[derive(Clone)]
+pub struct AlmaTafl {
+    board: [u8; CELLS],
+    king: u8,
+    side: Player,
+    hash: u64,
+    /// How often this position occurred before (in `history`).
+    reps: u8,
+    history: History,
+}
+
+impl PartialEq for AlmaTafl {
+    /// Same board, side to move, and history as a multiset.
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+            && self.side == other.side
+            && self.history.sorted() == other.history.sorted()
+    }
+}
+
+impl Eq for AlmaTafl {}
+
+impl fmt::Debug for AlmaTafl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AlmaTafl({})", self.to_notation())
+    }
+}
+
+impl AlmaTafl {
+    /// The pieces on a cell, bottom to top.
+    pub fn stack(&self, cell: Cell) -> Vec<Piece> {
+        stack::pieces(self.board[cell.index()])
+    }
+
+    /// Every occupied cell with its pieces bottom to top, in row-major order.
+    pub fn stacks(&self) -> Vec<(Cell, Vec<Piece>)> {
+        Cell::all()
+            .filter(|c| self.board[c.index()] != 0)
+            .map(|c| (c, self.stack(c)))
+            .collect()
+    }
+
+    /// The King's cell.
+    pub fn king(&self) -> Cell {
+        cell(self.king as usize)
+    }
+
+    /// Hashes of every earlier position of the game, oldest first (a position
+    /// read from notation gets them in sorted order).
+    pub fn history(&self) -> Vec<u64> {
+        self.history.oldest_first()
+    }
+
+    /// How many times this position occurred before.
+    pub fn repetitions(&self) -> usize {
+        self.reps as usize
+    }
+
+    /// The structured fields of this position (`from_setup` reads them back).
+    pub fn setup(&self) -> Setup {
+        Setup {
+            stacks: self.stacks(),
+            side_to_move: self.side,
+            history: self.history(),
+        }
+    }
+
+    /// Builds a position from structured fields, validating them.
+    pub fn from_setup(setup: &Setup) -> Result<AlmaTafl, SetupError> {
+        setup::validate(setup)
+    }
+
+    /// Checks that `mv` is legal here, naming the problem if not.
+    pub fn check_move(&self, mv: &Move) -> Result<(), MoveError> {
+        if let Some(o) = self.outcome() {
+            return Err(MoveError::GameOver(o));
+        }
+        movegen::check(self, mv).map_err(MoveError::Illegal)
+    }
+
+    /// The win or draw decided by the board and the history alone (not by a lack of moves).
+    fn decided(&self) -> Option<Outcome> {
+        let geo = geometry();
+        let k = self.king as usize;
+        if stack::top(self.board[k]) != stack::KING {
+            return Some(Outcome::win(Player::One, "king buried"));
+        }
+        if geo.escape[k] {
+            return Some(Outcome::win(Player::Two, "king escaped"));
+        }
+        if !self.board.iter().any(|&s| stack::top(s) == stack::DEFENDER) {
+            return Some(Outcome::win(Player::One, "no active defender"));
+        }
+        if self.reps >= 2 {
+            return Some(Outcome::draw("threefold repetition"));
+        }
+        None
+    }
+
+    fn compute_hash(board: &[u8; CELLS], side: Player) -> u64 {
+        let h = board
+            .iter()
+            .enumerate()
+            .fold(0, |h, (c, &s)| h ^ history::stack_key(c, s));
+        if side == Player::Two {
+            h ^ history::SIDE_KEY
+        } else {
+            h
+        }
+    }
+
+    /// Builds a position from checked parts.
+    fn assemble(board: [u8; CELLS], side: Player, history: History) -> AlmaTafl {
+        let king = board
+            .iter()
+            .position(|&s| s != 0 && stack::pieces(s).contains(&Piece::King))
+            .unwrap_or(0) as u8;
+        let hash = Self::compute_hash(&board, side);
+        let reps = history.count(hash).min(u8::MAX as usize) as u8;
+        AlmaTafl {
+            board,
+            king,
+            side,
+            hash,
+            reps,
+            history,
+        }
+    }
+}
+
+impl Game for AlmaTafl {
+    type Move = Move;
+    type Variant = Variant;
+
+    const NAME: &'static str = "almatafl";
+
+    fn variants() -> &'static [(Variant, &'static str)] {
+        &[(Variant::Standard, "standard")]
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Standard
+    }
+
+    fn start(_variant: Variant, _seed: u64) -> Self {
+        let mut b = [0u8; CELLS];
+        let at = |name: &str| {
+            Cell::parse(name)
+                .expect("start cells are board cells")
+                .index()
+        };
+        for name in board::START_INVADERS {
+            b[at(name)] = stack::INVADER;
+        }
+        for name in board::START_DEFENDERS {
+            b[at(name)] = stack::DEFENDER;
+        }
+        b[at(board::START_KING)] = stack::KING;
+        AlmaTafl::assemble(b, Player::One, History::default())
+    }
+
+    fn from_notation(_variant: Variant, text: &str) -> Result<Self, SetupError> {
+        let setup = notation::parse_position(text)?;
+        setup::validate(&setup)
+    }
+
+    fn to_notation(&self) -> String {
+        notation::position_text(self)
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn player_name(player: Player) -> &'static str {
+        match player {
+            Player::One => "invaders",
+            Player::Two => "defenders",
+        }
+    }
+
+    fn for_each_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+        if self.decided().is_some() {
+            return ControlFlow::Continue(());
+        }
+        movegen::generate(self, f)
+    }
+
+    fn play_unchecked(&self, mv: &Move) -> Self {
+        let raw = mv.raw();
+        let (from, to) = (raw[0] as usize, raw[raw.len() - 1] as usize);
+        let mut board = self.board;
+        let piece = stack::top(board[from]);
+        let mut hash = self.hash ^ history::SIDE_KEY;
+        hash ^= history::stack_key(from, board[from]) ^ history::stack_key(to, board[to]);
+        board[from] = stack::pop(board[from]);
+        board[to] = stack::push(board[to], piece);
+        hash ^= history::stack_key(from, board[from]) ^ history::stack_key(to, board[to]);
+        let history = self.history.with(self.hash);
+        let reps = history.count(hash).min(u8::MAX as usize) as u8;
+        AlmaTafl {
+            board,
+            king: if piece == stack::KING {
+                to as u8
+            } else {
+                self.king
+            },
+            side: self.side.opponent(),
+            hash,
+            reps,
+            history,
+        }
+    }
+
+    fn play(self, mv: &Move) -> Result<Self, PlayError<Self>> {
+        match self.check_move(mv) {
+            Ok(()) => Ok(self.play_unchecked(mv)),
+            Err(error) => Err(PlayError {
+                error,
+                position: self,
+            }),
+        }
+    }
+
+    fn move_events(&self, mv: &Move, after: &Self) -> Vec<Event> {
+        events::events(self, mv, after)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.decided() {
+            return Some(o);
+        }
+        if movegen::generate(self, &mut |_| ControlFlow::Break(())).is_continue() {
+            return Some(Outcome::win(self.side.opponent(), "no legal move"));
+        }
+        None
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(text)
+    }
+
+    fn move_to_text(&self, mv: &Move) -> String {
+        notation::move_text(mv)
+    }
+
+    fn diagram(&self) -> String {
+        diagram::draw(self)
+    }
+}

@@ -1,1 +1,312 @@
-//! (being written)
+//! Tablut: the 9x9 tafl game, in four variants (`RULES.md` section 1 and "BGA Tablut").
+//!
+//! [`Player::One`] is black (the attackers, Muscovites, 16 soldiers), [`Player::Two`]
+//! is white (the defenders, Swedes: 8 soldiers and the king). Cells are named by a
+//! column `a`..`i` (left to right) and a row `1`..`9` (from the top); the throne is `e5`.
+//!
+//! Variants ([`Variant`]; API names in [`Game::variants`], the first is the default):
+//! - `bga`: black first; camps (the 16 black start cells) that nobody enters from
+//!   outside; the king escapes on the 20 non-camp edge cells; soldiers are captured
+//!   only between two enemy soldiers; the king is unarmed and is captured when his 4
+//!   neighbours are black, the throne, camps or off the board; Tuichi.
+//! - `bga-corners`: black first; no camps; the corners are escape cells only the king
+//!   may enter, and hostile to soldiers; soldiers may pass the empty throne; the king
+//!   (unarmed) is captured when his 4 neighbours are black, the throne, corners or off
+//!   the board; Tuichi along the edges.
+//! - `ashton`: white first; camps (a camp-to-camp move may not reach another group);
+//!   nobody passes or lands on the throne once off it; armed king; hostile throne and
+//!   camps (except a5 e1 i5 e9 for black soldiers); king captured by 4 on the throne,
+//!   3 next to it, 2 (or black + camp) elsewhere; escape on any edge cell; the second
+//!   occurrence of a position draws (the start position not counted).
+//! - `linnaeus`: black first; no camps; throne as in ashton and hostile to all
+//!   soldiers; armed king; escape on the 32 edge cells; king captured by all
+//!   neighbours black-or-throne on/next to the throne, by 2 elsewhere; a side with no
+//!   move passes, two passes in a row draw.
+//!
+//! Common: pieces move like rooks and never jump; captures are custodial by the
+//! moving piece (several at once; moving between two enemies is safe); bga,
+//! bga-corners and linnaeus draw on the third occurrence of a position (board and side
+//! to move, start position counted); except in linnaeus a side with no legal move
+//! loses. Repetition counts only positions since the last capture.
+//!
+//! Readings of the rules *(decisions)*:
+//! - The king is captured only by a black move that ends next to him (the moving
+//!   piece closes the capture), as for soldiers; a king who moves into an enclosure
+//!   himself is safe until a black piece moves next to him. A captured king is removed
+//!   from the board, so a position without king is a finished game won by black
+//!   (white to move).
+//! - Tuichi: checked after every move of either side (and on any given position): the
+//!   king with two or more clear lines means white wins. After a black move this only
+//!   ends at once a game white wins next move anyway (one move cannot close two lines).
+//!   Raichi (exactly one clear line after a move) is reported as an event.
+//! - Camps (bga, ashton): a piece may land on or pass a camp cell only if it started
+//!   the move in a camp of the same group and has not left the camps during the move.
+//!   On this board both texts' rules ("once out it never re-enters", "no jump to
+//!   another group") allow exactly these moves.
+//! - Ashton's escape cells are all edge cells; edge camps cannot be entered and a
+//!   corner cannot be reached without passing an escape cell first.
+//! - Ashton repetition follows the Tablut Challenge server: the game's start position
+//!   (the standard start board, white to move, no history) is not recorded; every
+//!   later position is. A capture clears the history in every variant.
+//!
+//! Position notation: `<board> <side> <history>[ <passes>]`, e.g. the `bga` start
+//! `3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -`:
+//! - board: rows `1` to `9` separated by `/`, each row from `a` to `i`: `b` black
+//!   soldier, `w` white soldier, `k` king, a digit 1-9 for that many empty cells;
+//! - side to move: `b` or `w`;
+//! - history: the hashes ([`Game::hash`], 16 lowercase hex digits) of the earlier
+//!   positions since the last capture that count for repetition, oldest first,
+//!   comma separated, or `-` when empty (the current position is not listed);
+//! - passes (linnaeus only, always written there, e.g. `p0`): consecutive passes just
+//!   made, `p0`..`p2` (`p2` is a drawn game). Other variants omit it (`p0` is accepted).
+//!
+//! Moves: `e4-b4` (from-to; upper case accepted on input, lower case on output) and
+//! `pass` (linnaeus only, legal only when no other move exists).
+//!
+//! Events ([`Game::move_events`]): `capture` (the captured cells), `king-captured`,
+//! `escape`, `tuichi`, `raichi` (the king's cell), `pass`, `repetition` (draw) and
+//! `no-moves` (the side to move is stalemated and loses, or a second pass draws).
+//!
+//! Validation ([`Tablut::from_setup`], [`Game::from_notation`]) refuses: more than one
+//! king, more than 16 black or 8 white soldiers, two pieces on a cell, a soldier on
+//! the throne, a soldier on a bga-corners corner, white on a camp (bga, ashton), a
+//! pass count other than 0 outside linnaeus or above 2, and a board without king
+//! (captured) with black to move. Finished positions (king escaped or captured,
+//! Tuichi, repetition, stalemate) are accepted and reported by [`Game::outcome`].
+
+use std::ops::ControlFlow;
+
+use crate::game::{Event, Game, NotationError, Outcome, Player, SetupError};
+
+mod cells;
+mod diagram;
+mod eval;
+mod movegen;
+mod notation;
+mod rules;
+mod setup;
+mod variant;
+mod zobrist;
+
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests_play;
+#[cfg(test)]
+mod tests_prop;
+#[cfg(test)]
+mod tests_rules;
+#[cfg(test)]
+mod tests_search;
+
+pub use cells::Cell;
+pub use setup::Setup;
+pub use variant::Variant;
+
+/// A short help on the position notation (for `ListGames`).
+pub const POSITION_HELP: &str =
+    "9 rows from row 1 (top) to row 9 separated by '/', each from a to i: \
+b black soldier, w white soldier, k king, digit = that many empty cells; then the side to move \
+(b or w); then the repetition history: - or comma-separated 16-hex-digit hashes of the earlier \
+positions since the last capture; linnaeus adds the consecutive pass count (p0..p2). \
+bga start: 3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -";
+
+/// A short help on the move notation (for `ListGames`).
+pub const MOVE_HELP: &str = "from-to with cell names (columns a-i, rows 1-9 from the top), \
+e.g. e4-b4; upper case accepted; linnaeus also has pass when no other move exists";
+
+/// A piece on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    /// A black soldier (attacker).
+    Black,
+    /// A white soldier (defender).
+    White,
+    /// The white king.
+    King,
+}
+
+impl Piece {
+    /// The player owning the piece.
+    pub fn owner(self) -> Player {
+        match self {
+            Piece::Black => Player::One,
+            Piece::White | Piece::King => Player::Two,
+        }
+    }
+
+    /// The notation letter: `b`, `w` or `k`.
+    pub fn letter(self) -> char {
+        match self {
+            Piece::Black => 'b',
+            Piece::White => 'w',
+            Piece::King => 'k',
+        }
+    }
+}
+
+/// A Tablut move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A piece slides from `from` to `to` along a row or column.
+    Step {
+        /// The start cell.
+        from: Cell,
+        /// The destination cell.
+        to: Cell,
+    },
+    /// No move (linnaeus only, when the side has no other legal move).
+    Pass,
+}
+
+/// A Tablut position: board, side to move, repetition history and pass count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tablut {
+    variant: Variant,
+    board: [Option<Piece>; 81],
+    side: Player,
+    hash: u64,
+    history: Vec<u64>,
+    passes: u8,
+}
+
+impl Tablut {
+    /// Builds a position from structured fields, validating it (see [`Setup`]).
+    pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Tablut, SetupError> {
+        setup::build(variant, setup)
+    }
+
+    /// The structured fields of this position (`from_setup` rebuilds it).
+    pub fn setup(&self) -> Setup {
+        Setup {
+            pieces: self.pieces().collect(),
+            side_to_move: self.side,
+            history: self.history.clone(),
+            passes: self.passes,
+        }
+    }
+
+    /// Every piece on the board, in cell index order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        Cell::all().filter_map(|c| self.board[c.index()].map(|p| (c, p)))
+    }
+
+    /// The piece on a cell.
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        self.board[cell.index()]
+    }
+
+    /// The king's cell, or `None` once he has been captured.
+    pub fn king(&self) -> Option<Cell> {
+        rules::king_index(self).map(Cell::at)
+    }
+
+    /// Hashes of the earlier positions since the last capture that count for repetition.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// Consecutive passes just made (linnaeus; always 0 elsewhere).
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
+    /// The king's clear lines for Tuichi/Raichi (0 in variants without them).
+    pub fn clear_lines(&self) -> u32 {
+        rules::clear_lines(self)
+    }
+}
+
+/// The API names of the variants, the default first.
+static VARIANTS: [(Variant, &str); 4] = [
+    (Variant::Bga, "bga"),
+    (Variant::BgaCorners, "bga-corners"),
+    (Variant::Ashton, "ashton"),
+    (Variant::Linnaeus, "linnaeus"),
+];
+
+impl Game for Tablut {
+    type Move = Move;
+    type Variant = Variant;
+
+    const NAME: &'static str = "tablut";
+
+    fn variants() -> &'static [(Variant, &'static str)] {
+        &VARIANTS
+    }
+
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn start(variant: Variant, _seed: u64) -> Self {
+        setup::start(variant)
+    }
+
+    fn from_notation(variant: Variant, text: &str) -> Result<Self, SetupError> {
+        let setup = notation::parse_position(variant, text)?;
+        Tablut::from_setup(variant, &setup)
+    }
+
+    fn to_notation(&self) -> String {
+        notation::write_position(self)
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn player_name(player: Player) -> &'static str {
+        match player {
+            Player::One => "black",
+            Player::Two => "white",
+        }
+    }
+
+    fn for_each_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+        if self.outcome().is_some() {
+            return ControlFlow::Continue(());
+        }
+        let mut any = false;
+        movegen::for_each_step(self, &mut |m| {
+            any = true;
+            f(m)
+        })?;
+        if !any && self.variant.rules().stuck_passes {
+            return f(Move::Pass);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn play_unchecked(&self, mv: &Move) -> Self {
+        rules::apply(self, *mv)
+    }
+
+    fn move_events(&self, mv: &Move, after: &Self) -> Vec<Event> {
+        rules::events(self, mv, after)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        rules::outcome(self)
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(self.variant, text)
+    }
+
+    fn move_to_text(&self, mv: &Move) -> String {
+        notation::move_text(mv)
+    }
+
+    fn diagram(&self) -> String {
+        diagram::diagram(self)
+    }
+}

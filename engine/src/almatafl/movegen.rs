@@ -1,0 +1,254 @@
+//! Legal moves: generation (one move per resulting position) and the check
+//! of any chain a player submits.
+
+use std::ops::ControlFlow;
+
+use super::board::{geometry, Geometry, CELLS, NONE};
+use super::stack::{height, pop, top, DEFENDER, INVADER, KING};
+use super::{AlmaTafl, Move, MAX_CHAIN};
+use crate::game::Player;
+
+/// Whether `piece` may land on cell `to` of `board`.
+pub(crate) fn may_land(geo: &Geometry, board: &[u8; CELLS], piece: u8, to: usize) -> bool {
+    let s = board[to];
+    if height(s) >= 3 {
+        return false;
+    }
+    match piece {
+        INVADER => !geo.escape[to] && (to != geo.throne as usize || top(s) == KING),
+        DEFENDER => !geo.escape[to] && to != geo.throne as usize && top(s) != KING,
+        _ => true,
+    }
+}
+
+/// Calls `f` with every legal move (the game is known not to be decided).
+pub(crate) fn generate(
+    pos: &AlmaTafl,
+    f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let geo = geometry();
+    for from in 0..CELLS {
+        let s = pos.board[from];
+        let piece = top(s);
+        let mine = match pos.side {
+            Player::One => piece == INVADER,
+            Player::Two => piece == DEFENDER || piece == KING,
+        };
+        if !mine {
+            continue;
+        }
+        if piece == KING {
+            king_chains(pos, from, f)?;
+            continue;
+        }
+        let h = height(s);
+        for dir in 0..6 {
+            let to = geo.ray[from][dir][h - 1];
+            if to != NONE && may_land(geo, &pos.board, piece, to as usize) {
+                f(Move::step(from, to as usize))?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The board during a King chain (the King lifted off his start) and the
+/// distance he moves from each cell.
+struct Chain {
+    base: [u8; CELLS],
+    start: usize,
+    start_height: usize,
+}
+
+impl Chain {
+    fn new(pos: &AlmaTafl, start: usize) -> Chain {
+        let mut base = pos.board;
+        base[start] = pop(base[start]);
+        Chain {
+            base,
+            start,
+            start_height: height(pos.board[start]),
+        }
+    }
+
+    /// How far the King moves from `cell` (where he stands or has just landed).
+    fn distance(&self, cell: usize) -> usize {
+        if cell == self.start {
+            self.start_height
+        } else {
+            height(self.base[cell]) + 1
+        }
+    }
+
+    /// Whether landing on `cell` lets the King go on (a stack topped by an invader).
+    fn bounces(&self, cell: usize) -> bool {
+        cell != self.start && top(self.base[cell]) == INVADER
+    }
+
+    /// The cells the King may land on from `cell`, in cell order (the start excluded).
+    fn landings(&self, geo: &Geometry, cell: usize) -> ([u8; 6], usize) {
+        let d = self.distance(cell);
+        let mut out = [0u8; 6];
+        let mut n = 0;
+        for dir in 0..6 {
+            let to = geo.ray[cell][dir][d - 1];
+            if to != NONE
+                && to as usize != self.start
+                && may_land(geo, &self.base, KING, to as usize)
+            {
+                out[n] = to;
+                n += 1;
+            }
+        }
+        out[..n].sort_unstable();
+        (out, n)
+    }
+}
+
+/// Breadth-first over King landings: each end cell once, by its shortest
+/// chain, ties going to the chain that is smallest cell by cell.
+fn king_chains(
+    pos: &AlmaTafl,
+    start: usize,
+    f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let geo = geometry();
+    let chain = Chain::new(pos, start);
+    let mut parent = [NONE; CELLS];
+    parent[start] = start as u8;
+    let mut queue = [0u8; CELLS];
+    queue[0] = start as u8;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let cur = queue[head] as usize;
+        head += 1;
+        if cur != start && !chain.bounces(cur) {
+            continue;
+        }
+        let (targets, n) = chain.landings(geo, cur);
+        for &to in &targets[..n] {
+            if parent[to as usize] != NONE {
+                continue;
+            }
+            parent[to as usize] = cur as u8;
+            queue[tail] = to;
+            tail += 1;
+            f(path(&parent, start, to as usize))?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+fn path(parent: &[u8; CELLS], start: usize, end: usize) -> Move {
+    let mut rev = [0u8; MAX_CHAIN];
+    let mut n = 0;
+    let mut c = end;
+    loop {
+        rev[n] = c as u8;
+        n += 1;
+        if c == start {
+            break;
+        }
+        c = parent[c] as usize;
+    }
+    let mut m = Move {
+        cells: [0; MAX_CHAIN],
+        len: n as u8,
+    };
+    for i in 0..n {
+        m.cells[i] = rev[n - 1 - i];
+    }
+    m
+}
+
+/// Checks any submitted move (the game is known not to be over).
+pub(crate) fn check(pos: &AlmaTafl, mv: &Move) -> Result<(), String> {
+    let geo = geometry();
+    let cells = mv.raw();
+    let name = |i: u8| super::cell(i as usize).name();
+    let from = cells[0] as usize;
+    let s = pos.board[from];
+    let piece = top(s);
+    if s == 0 {
+        return Err(format!("there is no piece on {}", name(cells[0])));
+    }
+    let owner = if piece == INVADER {
+        Player::One
+    } else {
+        Player::Two
+    };
+    if owner != pos.side {
+        return Err(format!(
+            "the piece on top of {} belongs to the {}, and the {} are to move",
+            name(cells[0]),
+            <AlmaTafl as crate::Game>::player_name(owner),
+            <AlmaTafl as crate::Game>::player_name(pos.side)
+        ));
+    }
+    if piece != KING {
+        if cells.len() != 2 {
+            return Err("only the King may move through several cells in one turn".into());
+        }
+        let to = cells[1] as usize;
+        line(geo, from, to, height(s)).map_err(|e| e.replace("{}", "disc"))?;
+        if !may_land(geo, &pos.board, piece, to) {
+            return Err(landing_refusal(geo, &pos.board, piece, to));
+        }
+        return Ok(());
+    }
+    let chain = Chain::new(pos, from);
+    let mut seen = [false; CELLS];
+    seen[from] = true;
+    let mut cur = from;
+    for (i, &next) in cells[1..].iter().enumerate() {
+        let next = next as usize;
+        if i > 0 && !chain.bounces(cur) {
+            return Err(format!(
+                "the King landed on {} without an invader on top, so his turn ends there",
+                name(cur as u8)
+            ));
+        }
+        if seen[next] {
+            return Err(format!(
+                "a King chain may not land on {} twice or come back to its start",
+                name(next as u8)
+            ));
+        }
+        line(geo, cur, next, chain.distance(cur)).map_err(|e| e.replace("{}", "King"))?;
+        if !may_land(geo, &chain.base, KING, next) {
+            return Err(landing_refusal(geo, &chain.base, KING, next));
+        }
+        seen[next] = true;
+        cur = next;
+    }
+    Ok(())
+}
+
+/// Checks that `to` is `d` cells from `from` along a line that stays on the board.
+fn line(geo: &Geometry, from: usize, to: usize, d: usize) -> Result<(), String> {
+    if (0..6).any(|dir| geo.ray[from][dir][d - 1] as usize == to) {
+        return Ok(());
+    }
+    let name = |i: usize| super::cell(i).name();
+    Err(format!(
+        "the {{}} on {} moves exactly {d} cell(s) in a straight line on the board, which does not reach {}",
+        name(from),
+        name(to)
+    ))
+}
+
+fn landing_refusal(geo: &Geometry, board: &[u8; CELLS], piece: u8, to: usize) -> String {
+    let name = super::cell(to).name();
+    if height(board[to]) >= 3 {
+        return format!("the stack on {name} is already 3 high");
+    }
+    match piece {
+        INVADER if geo.escape[to] => format!("invaders may not land on the escape spot {name}"),
+        INVADER => format!("invaders may land on the throne {name} only on the King"),
+        _ if geo.escape[to] => format!("defender discs may not land on the escape spot {name}"),
+        _ if to == geo.throne as usize => {
+            format!("defender discs may not land on the throne {name}")
+        }
+        _ => format!("defender discs may not land on the King ({name})"),
+    }
+}

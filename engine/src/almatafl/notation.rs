@@ -1,0 +1,166 @@
+//! Text notation of positions and moves (described in the module docs).
+
+use super::{AlmaTafl, Cell, Move, Piece, Setup, MAX_CHAIN};
+use crate::game::{NotationError, Player, SetupError};
+
+/// Writes a move: its cells joined by `-`.
+pub(crate) fn move_text(mv: &Move) -> String {
+    mv.cells()
+        .iter()
+        .map(|c| c.name())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Reads a move (syntax only).
+pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
+    let t = text.trim();
+    let parts: Vec<&str> = t.split('-').collect();
+    if parts.len() < 2 {
+        return Err(NotationError::new(format!(
+            "'{t}' is not a move: expected cells joined by '-', like B2-B3"
+        )));
+    }
+    if parts.len() > MAX_CHAIN {
+        return Err(NotationError::new(format!(
+            "'{t}' has {} cells; a move has at most {MAX_CHAIN}",
+            parts.len()
+        )));
+    }
+    let cells = parts
+        .iter()
+        .map(|p| Cell::parse(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    Move::new(&cells).ok_or_else(|| NotationError::new(format!("'{t}' is not a move")))
+}
+
+/// Writes a position.
+pub(crate) fn position_text(pos: &AlmaTafl) -> String {
+    let board: Vec<String> = pos
+        .stacks()
+        .iter()
+        .map(|(c, ps)| {
+            format!(
+                "{}={}",
+                c.name(),
+                ps.iter().map(|p| p.letter()).collect::<String>()
+            )
+        })
+        .collect();
+    let side = match pos.side {
+        Player::One => "i",
+        Player::Two => "d",
+    };
+    let hist = pos.history.sorted();
+    let mut entries = Vec::new();
+    let mut i = 0;
+    while i < hist.len() {
+        let n = hist[i..].iter().take_while(|&&h| h == hist[i]).count();
+        entries.push(if n == 1 {
+            format!("{:016x}", hist[i])
+        } else {
+            format!("{:016x}*{n}", hist[i])
+        });
+        i += n;
+    }
+    let history = if entries.is_empty() {
+        "-".to_string()
+    } else {
+        entries.join(",")
+    };
+    format!("{} {side} {history}", board.join(","))
+}
+
+/// Reads a position's fields, listing every problem of syntax.
+pub(crate) fn parse_position(text: &str) -> Result<Setup, SetupError> {
+    let mut problems = Vec::new();
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() < 2 || fields.len() > 3 {
+        return Err(SetupError {
+            problems: vec![format!(
+                "expected 2 or 3 fields separated by spaces (stacks, side to move, history), found {}",
+                fields.len()
+            )],
+        });
+    }
+    let mut stacks = Vec::new();
+    for entry in fields[0].split(',') {
+        match parse_stack(entry) {
+            Ok(s) => stacks.push(s),
+            Err(e) => problems.push(e),
+        }
+    }
+    let side_to_move = match fields[1].to_ascii_lowercase().as_str() {
+        "i" | "invaders" => Player::One,
+        "d" | "defenders" => Player::Two,
+        other => {
+            problems.push(format!(
+                "side to move '{other}' is neither 'i' (invaders) nor 'd' (defenders)"
+            ));
+            Player::One
+        }
+    };
+    let mut history = Vec::new();
+    if let Some(h) = fields.get(2).filter(|&&h| h != "-") {
+        for entry in h.split(',') {
+            match parse_history_entry(entry) {
+                Ok((hash, n)) => history.extend(std::iter::repeat_n(hash, n)),
+                Err(e) => problems.push(e),
+            }
+        }
+    }
+    SetupError::check(problems)?;
+    Ok(Setup {
+        stacks,
+        side_to_move,
+        history,
+    })
+}
+
+fn parse_stack(entry: &str) -> Result<(Cell, Vec<Piece>), String> {
+    let (cell, pieces) = entry
+        .split_once('=')
+        .ok_or_else(|| format!("'{entry}' is not a stack: expected cell=pieces, like F6=k"))?;
+    let cell = Cell::parse(cell).map_err(|e| e.message)?;
+    if pieces.is_empty() || pieces.len() > 3 {
+        return Err(format!(
+            "the stack '{entry}' must list 1 to 3 pieces (i, d or k) bottom to top"
+        ));
+    }
+    let pieces = pieces
+        .chars()
+        .map(|ch| match ch.to_ascii_lowercase() {
+            'i' => Ok(Piece::Invader),
+            'd' => Ok(Piece::Defender),
+            'k' => Ok(Piece::King),
+            _ => Err(format!(
+                "'{ch}' in '{entry}' is not a piece: use i (invader), d (defender) or k (King)"
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((cell, pieces))
+}
+
+fn parse_history_entry(entry: &str) -> Result<(u64, usize), String> {
+    let (hash, count) = match entry.split_once('*') {
+        Some((h, c)) => (h, Some(c)),
+        None => (entry, None),
+    };
+    let bad_hash = || format!("'{entry}' in the history is not a 16-digit hex hash");
+    if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad_hash());
+    }
+    let hash = u64::from_str_radix(hash, 16).map_err(|_| bad_hash())?;
+    let count = match count {
+        None => 1,
+        Some(c) => match c.parse::<usize>() {
+            Ok(n @ 1..=2) => n,
+            _ => {
+                return Err(format!(
+                    "the count in '{entry}' must be 1 or 2 (a third occurrence ends the game)"
+                ))
+            }
+        },
+    };
+    Ok((hash, count))
+}

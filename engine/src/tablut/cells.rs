@@ -1,0 +1,139 @@
+//! Cell names: columns `a`..`i` left to right, rows `1`..`9` from the top.
+
+use std::fmt;
+
+use crate::NotationError;
+
+/// Board width and height.
+pub const SIZE: usize = 9;
+
+/// One of the 81 cells; index `row * 9 + col`, row 0 is row `1` (the top).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u8);
+
+impl Cell {
+    /// The cell at 0-based `col` (0 = `a`) and `row` (0 = row `1`), if on the board.
+    pub fn new(col: usize, row: usize) -> Option<Cell> {
+        (col < SIZE && row < SIZE).then(|| Cell((row * SIZE + col) as u8))
+    }
+
+    /// The cell with the given index (0..81), if any.
+    pub fn from_index(index: usize) -> Option<Cell> {
+        (index < SIZE * SIZE).then_some(Cell(index as u8))
+    }
+
+    /// The cell with an index known to be below 81.
+    pub(crate) const fn at(index: usize) -> Cell {
+        Cell(index as u8)
+    }
+
+    /// The index `row * 9 + col`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// 0-based column (0 = `a`).
+    pub fn col(self) -> usize {
+        self.0 as usize % SIZE
+    }
+
+    /// 0-based row (0 = row `1`, the top).
+    pub fn row(self) -> usize {
+        self.0 as usize / SIZE
+    }
+
+    /// The cell's name, e.g. `"e5"`.
+    pub fn name(self) -> String {
+        self.to_string()
+    }
+
+    /// Reads a cell name such as `e5` or `E5`.
+    pub fn parse(text: &str) -> Result<Cell, NotationError> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 2 {
+            return Err(NotationError::new(format!(
+                "cell {text:?}: expected a column a-i and a row 1-9, like e5"
+            )));
+        }
+        let col = bytes[0].to_ascii_lowercase();
+        let row = bytes[1];
+        if !(b'a'..=b'i').contains(&col) {
+            return Err(NotationError::new(format!(
+                "cell {text:?}: column must be a letter a-i"
+            )));
+        }
+        if !(b'1'..=b'9').contains(&row) {
+            return Err(NotationError::new(format!(
+                "cell {text:?}: row must be a digit 1-9"
+            )));
+        }
+        Ok(Cell::new((col - b'a') as usize, (row - b'1') as usize).expect("in range"))
+    }
+
+    /// Every cell, in index order (a1, b1, ..., i9).
+    pub fn all() -> impl Iterator<Item = Cell> {
+        (0..(SIZE * SIZE) as u8).map(Cell)
+    }
+
+    /// The neighbour one step away in direction `(dcol, drow)`, if on the board.
+    pub fn step(self, dcol: isize, drow: isize) -> Option<Cell> {
+        let c = self.col() as isize + dcol;
+        let r = self.row() as isize + drow;
+        if (0..SIZE as isize).contains(&c) && (0..SIZE as isize).contains(&r) {
+            Cell::new(c as usize, r as usize)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.col() as u8) as char,
+            (b'1' + self.row() as u8) as char
+        )
+    }
+}
+
+/// The four orthogonal directions as `(dcol, drow)`.
+pub(crate) const DIRS: [(isize, isize); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
+
+/// A set of cells as a bit mask (bit `index`).
+pub(crate) type CellSet = u128;
+
+/// Whether `set` holds the cell with index `i`.
+pub(crate) const fn has(set: CellSet, i: usize) -> bool {
+    (set >> i) & 1 == 1
+}
+
+/// Builds a set from cell names (for the rule tables); panics at compile time on a bad name.
+pub(crate) const fn cells(names: &[&str]) -> CellSet {
+    let mut set = 0u128;
+    let mut i = 0;
+    while i < names.len() {
+        let b = names[i].as_bytes();
+        assert!(b.len() == 2, "cell names have two characters");
+        assert!(b[0] >= b'a' && b[0] <= b'i' && b[1] >= b'1' && b[1] <= b'9');
+        let idx = (b[1] - b'1') as usize * SIZE + (b[0] - b'a') as usize;
+        set |= 1u128 << idx;
+        i += 1;
+    }
+    set
+}
+
+/// Every edge cell (32).
+pub(crate) const EDGE: CellSet = {
+    let mut set = 0u128;
+    let mut i = 0;
+    while i < SIZE * SIZE {
+        let (r, c) = (i / SIZE, i % SIZE);
+        if r == 0 || c == 0 || r == SIZE - 1 || c == SIZE - 1 {
+            set |= 1u128 << i;
+        }
+        i += 1;
+    }
+    set
+};

@@ -1,0 +1,43 @@
+//! The terminal drawing of a position.
+
+use std::fmt::Write;
+
+use super::cells::{has, SIZE};
+use super::variant::THRONE;
+use super::{Piece, Tablut};
+use crate::game::Player;
+
+/// A terminal drawing: `B` black, `W` white, `K` king; on empty cells `*` throne,
+/// `+` camp, `o` escape cell, `.` other.
+pub(crate) fn diagram(pos: &Tablut) -> String {
+    let rules = pos.variant.rules();
+    let mut out = String::from("   a b c d e f g h i\n");
+    for r in 0..SIZE {
+        let _ = write!(out, "{:>2}", r + 1);
+        for c in 0..SIZE {
+            let i = r * SIZE + c;
+            let ch = match pos.board[i] {
+                Some(Piece::Black) => 'B',
+                Some(Piece::White) => 'W',
+                Some(Piece::King) => 'K',
+                None if i == THRONE => '*',
+                None if has(rules.camps, i) => '+',
+                None if has(rules.escapes, i) => 'o',
+                None => '.',
+            };
+            out.push(' ');
+            out.push(ch);
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "{} to move  (* throne, + camp, o escape)",
+        if pos.side == Player::One {
+            "black"
+        } else {
+            "white"
+        }
+    );
+    out
+}

@@ -1,0 +1,250 @@
+//! Static evaluation: material, the king's escape routes and freedom, black
+//! pressure around the king and on the cells guarding the escapes.
+
+use super::cells::Cell;
+use super::cells::{cells, has, CellSet, DIRS, SIZE};
+use super::variant::{KingCapture, Rules, Variant, THRONE};
+use super::{Piece, Tablut};
+use crate::Player;
+
+const WHITE_SOLDIER: i32 = 100;
+const BLACK_SOLDIER: i32 = 60;
+/// One open line from the king to an escape cell (an immediate threat).
+const ONE_ROUTE: i32 = 180;
+/// Two or more open lines (usually decisive).
+const TWO_ROUTES: i32 = 600;
+/// Per cell the king can reach from which an escape line is open (threat next move).
+const ROUTE_NEXT: i32 = 30;
+const KING_MOBILITY: i32 = 4;
+const KING_DISTANCE: i32 = 10;
+const BLACK_NEXT_TO_KING: i32 = 35;
+const HOSTILE_NEXT_TO_KING: i32 = 15;
+const BLACK_DIAGONAL_TO_KING: i32 = 8;
+const BLACK_ON_GUARD: i32 = 14;
+/// The king one black piece away from being captured.
+const KING_ONE_FROM_CAPTURE: i32 = 90;
+/// The king two black pieces away from being captured.
+const KING_TWO_FROM_CAPTURE: i32 = 25;
+
+/// Cells where black pieces block the way to the escapes.
+const EDGE_GUARDS: CellSet = cells(&["b3", "c2", "g2", "h3", "b7", "c8", "g8", "h7"]);
+const CORNER_GUARDS: CellSet = cells(&[
+    "b2", "h2", "b8", "h8", "a2", "b1", "h1", "i2", "a8", "b9", "h9", "i8",
+]);
+
+/// Evaluation in centi-units from the side to move's view.
+pub(crate) fn evaluate(pos: &Tablut) -> i32 {
+    let white = white_view(pos);
+    if pos.side == Player::Two {
+        white
+    } else {
+        -white
+    }
+}
+
+fn white_view(pos: &Tablut) -> i32 {
+    let rules = pos.variant.rules();
+    let mut score = 0;
+    let mut king = None;
+    for (i, p) in pos.board.iter().enumerate() {
+        match p {
+            Some(Piece::White) => score += WHITE_SOLDIER,
+            Some(Piece::Black) => {
+                score -= BLACK_SOLDIER;
+                if has(guards(pos.variant), i) {
+                    score -= BLACK_ON_GUARD;
+                }
+            }
+            Some(Piece::King) => king = Some(i),
+            None => {}
+        }
+    }
+    let Some(k) = king else {
+        return score - 10 * TWO_ROUTES;
+    };
+    let (kr, kc) = ((k / SIZE) as isize, (k % SIZE) as isize);
+    // Pressure around the king.
+    for dr in -1..=1isize {
+        for dc in -1..=1isize {
+            let (r, c) = (kr + dr, kc + dc);
+            if (dr, dc) == (0, 0) || !on_board(r, c) {
+                continue;
+            }
+            let i = (r * SIZE as isize + c) as usize;
+            let orthogonal = dr == 0 || dc == 0;
+            match pos.board[i] {
+                Some(Piece::Black) if orthogonal => score -= BLACK_NEXT_TO_KING,
+                Some(Piece::Black) => score -= BLACK_DIAGONAL_TO_KING,
+                None if orthogonal && (i == THRONE || has(rules.camps, i)) => {
+                    score -= HOSTILE_NEXT_TO_KING
+                }
+                _ => {}
+            }
+        }
+    }
+    score -= match missing_attackers(pos, rules, k) {
+        1 => KING_ONE_FROM_CAPTURE,
+        2 => KING_TWO_FROM_CAPTURE,
+        _ => 0,
+    };
+    // Routes and mobility.
+    let mut routes = 0;
+    let mut next_routes = 0;
+    let mut mobility = 0;
+    for (dc, dr) in DIRS {
+        let (mut r, mut c) = (kr, kc);
+        loop {
+            r += dr;
+            c += dc;
+            if !on_board(r, c) {
+                break;
+            }
+            let i = (r * SIZE as isize + c) as usize;
+            if !king_may_stop(pos, rules, i) {
+                break;
+            }
+            if has(rules.escapes, i) {
+                routes += 1;
+                break;
+            }
+            mobility += 1;
+            if open_routes(pos, rules, r, c, (dc, dr)) > 0 {
+                next_routes += 1;
+            }
+        }
+    }
+    score += match routes {
+        0 => 0,
+        1 => ONE_ROUTE,
+        _ => TWO_ROUTES,
+    };
+    score += ROUTE_NEXT * next_routes.min(6);
+    score += KING_MOBILITY * mobility;
+    score -= KING_DISTANCE * distance_to_escape(rules.escapes, kr, kc);
+    score
+}
+
+/// How many more black pieces the king's capture needs (per the variant's rule).
+fn missing_attackers(pos: &Tablut, rules: &Rules, king: usize) -> u32 {
+    let king = Cell::at(king);
+    let black = |c: Cell| pos.board[c.index()] == Some(Piece::Black);
+    let near_throne = king.index() == THRONE
+        || DIRS
+            .iter()
+            .any(|&(dc, dr)| king.step(dc, dr).is_some_and(|n| n.index() == THRONE));
+    let count_missing = |special: CellSet, off_board: bool| {
+        DIRS.iter()
+            .filter(|&&(dc, dr)| match king.step(dc, dr) {
+                None => !off_board,
+                Some(n) => !(black(n) || has(special, n.index())),
+            })
+            .count() as u32
+    };
+    match rules.king_capture {
+        KingCapture::Surround { special } => count_missing(special, true),
+        KingCapture::ThroneOrCustodial { .. } if near_throne => count_missing(1 << THRONE, false),
+        KingCapture::ThroneOrCustodial { anvils } => {
+            let side = |dc: isize, dr: isize| {
+                king.step(dc, dr)
+                    .is_some_and(|n| black(n) || has(anvils, n.index()))
+            };
+            let vertical = 2 - side(0, -1) as u32 - side(0, 1) as u32;
+            let horizontal = 2 - side(-1, 0) as u32 - side(1, 0) as u32;
+            vertical.min(horizontal)
+        }
+    }
+}
+
+fn guards(variant: Variant) -> CellSet {
+    match variant {
+        Variant::BgaCorners => CORNER_GUARDS,
+        _ => EDGE_GUARDS,
+    }
+}
+
+fn on_board(r: isize, c: isize) -> bool {
+    (0..SIZE as isize).contains(&r) && (0..SIZE as isize).contains(&c)
+}
+
+/// Whether the king may pass or stop on cell `i` (it is empty).
+fn king_may_stop(pos: &Tablut, rules: &Rules, i: usize) -> bool {
+    pos.board[i].is_none() && !has(rules.camps, i) && (i != THRONE || rules.king_reenters_throne)
+}
+
+/// Open lines to an escape cell from (r, c), not counting the way back.
+fn open_routes(pos: &Tablut, rules: &Rules, r0: isize, c0: isize, came: (isize, isize)) -> u32 {
+    let mut n = 0;
+    for (dc, dr) in DIRS {
+        if (dc, dr) == (-came.0, -came.1) {
+            continue;
+        }
+        let (mut r, mut c) = (r0, c0);
+        loop {
+            r += dr;
+            c += dc;
+            if !on_board(r, c) {
+                break;
+            }
+            let i = (r * SIZE as isize + c) as usize;
+            if !king_may_stop(pos, rules, i) {
+                break;
+            }
+            if has(rules.escapes, i) {
+                n += 1;
+                break;
+            }
+        }
+    }
+    n
+}
+
+/// Manhattan distance from (r, c) to the nearest escape cell.
+fn distance_to_escape(escapes: CellSet, r: isize, c: isize) -> i32 {
+    let mut best = i32::MAX;
+    let mut set = escapes;
+    while set != 0 {
+        let i = set.trailing_zeros() as isize;
+        set &= set - 1;
+        let d = (i / SIZE as isize - r).abs() + (i % SIZE as isize - c).abs();
+        best = best.min(d as i32);
+    }
+    if best == i32::MAX {
+        0
+    } else {
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::missing_attackers;
+    use crate::tablut::tests_rules::{pos, B};
+    use crate::tablut::{Cell, Variant};
+
+    fn missing(v: Variant, black: &str, king: &str) -> u32 {
+        let p = pos(v, B, black, "", king);
+        missing_attackers(&p, v.rules(), Cell::parse(king).unwrap().index())
+    }
+
+    #[test]
+    fn attackers_still_needed_per_variant() {
+        assert_eq!(missing(Variant::Bga, "b3 d3 c2", "c3"), 1);
+        assert_eq!(missing(Variant::Bga, "b3", "c3"), 3);
+        // d2: camps d1 and e2 count for the king in bga.
+        assert_eq!(missing(Variant::Bga, "h9", "d2"), 2);
+        // bga-corners: the edge counts.
+        assert_eq!(missing(Variant::BgaCorners, "a4", "a5"), 2);
+        // ashton/linnaeus away from the throne: two opposite.
+        assert_eq!(missing(Variant::Ashton, "b3", "c3"), 1);
+        assert_eq!(missing(Variant::Ashton, "h9", "c3"), 2);
+        assert_eq!(
+            missing(Variant::Ashton, "h9", "b4"),
+            1,
+            "camp a4 is an anvil"
+        );
+        assert_eq!(missing(Variant::Linnaeus, "h9", "b4"), 2);
+        // Next to the throne: the throne plus three black.
+        assert_eq!(missing(Variant::Ashton, "d4 f4", "e4"), 1);
+        assert_eq!(missing(Variant::Linnaeus, "d4", "e4"), 2);
+    }
+}

@@ -1,0 +1,201 @@
+//! The four rule presets, as data: camps, throne, escape cells, hostile cells.
+//!
+//! Every rule that differs between variants is a field of [`Rules`], filled from
+//! cell-name tables, so a corrected rule is a one-line change here.
+
+use super::cells::{cells, has, CellSet, EDGE, SIZE};
+use crate::Player;
+
+/// A Tablut rule preset (see the module docs of [`crate::tablut`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Board Game Arena, edge escape with camps (the default).
+    Bga,
+    /// Board Game Arena, corner escape, no camps.
+    BgaCorners,
+    /// The Tablut Challenge rules (University of Bologna).
+    Ashton,
+    /// Ludii's "King Flanked" ruleset.
+    Linnaeus,
+}
+
+/// The throne, e5.
+pub(crate) const THRONE: usize = 4 * SIZE + 4;
+
+/// The four camp groups (the black start cells), top, left, right, bottom.
+const CAMP_GROUPS: [CellSet; 4] = [
+    cells(&["d1", "e1", "f1", "e2"]),
+    cells(&["a4", "a5", "a6", "b5"]),
+    cells(&["i4", "i5", "i6", "h5"]),
+    cells(&["d9", "e9", "f9", "e8"]),
+];
+const CAMPS: CellSet = CAMP_GROUPS[0] | CAMP_GROUPS[1] | CAMP_GROUPS[2] | CAMP_GROUPS[3];
+/// Ashton: camp cells that are not hostile to black soldiers.
+const MIDDLE_EDGE_CAMPS: CellSet = cells(&["a5", "e1", "i5", "e9"]);
+const CORNERS: CellSet = cells(&["a1", "i1", "a9", "i9"]);
+const THRONE_SET: CellSet = 1 << THRONE;
+/// BGA: the 20 edge cells that are not camps.
+const BGA_ESCAPES: CellSet = cells(&[
+    "a1", "a2", "a3", "a7", "a8", "a9", "i1", "i2", "i3", "i7", "i8", "i9", "b1", "c1", "g1", "h1",
+    "b9", "c9", "g9", "h9",
+]);
+
+/// How the king is captured (always by a black move next to him).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KingCapture {
+    /// Each of his 4 neighbours is black, off the board or in `special`.
+    Surround { special: CellSet },
+    /// On the throne or next to it: each neighbour is black or the throne.
+    /// Elsewhere custodial: the moving piece and, opposite, black or a cell of `anvils`.
+    ThroneOrCustodial { anvils: CellSet },
+}
+
+/// What counts as a clear line for Tuichi/Raichi.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClearLine {
+    /// From the king to the board edge: no piece, camp or throne on it.
+    ToEdge,
+    /// The king on an edge line and that edge empty up to a corner.
+    EdgeToCorner,
+}
+
+/// The rules of one variant.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    /// Who moves first.
+    pub first: Player,
+    /// Camp group (1..=4) of each cell, 0 for none.
+    pub camp_group: [u8; SIZE * SIZE],
+    /// All camp cells.
+    pub camps: CellSet,
+    /// Where the king wins.
+    pub escapes: CellSet,
+    /// Cells only the king may enter.
+    pub king_only: CellSet,
+    /// Soldiers may pass over the empty throne (never stop on it).
+    pub soldiers_pass_throne: bool,
+    /// The king may pass over and stop on the throne after leaving it.
+    pub king_reenters_throne: bool,
+    /// Cells against which a white soldier is captured (besides black pieces).
+    pub hostile_to_white: CellSet,
+    /// Cells against which a black soldier is captured (besides white soldiers and an armed king).
+    pub hostile_to_black: CellSet,
+    /// The king captures and closes captures.
+    pub king_armed: bool,
+    /// How the king is captured.
+    pub king_capture: KingCapture,
+    /// Tuichi/Raichi, if the variant has them.
+    pub tuichi: Option<ClearLine>,
+    /// The occurrence (counting occurrences since the last capture) that draws.
+    pub repetition_draw_at: usize,
+    /// Whether the game's start position counts as an occurrence.
+    pub start_counts: bool,
+    /// A side with no legal move passes (else it loses).
+    pub stuck_passes: bool,
+}
+
+const fn group_table(groups: &[CellSet]) -> [u8; SIZE * SIZE] {
+    let mut table = [0u8; SIZE * SIZE];
+    let mut g = 0;
+    while g < groups.len() {
+        let mut i = 0;
+        while i < SIZE * SIZE {
+            if has(groups[g], i) {
+                table[i] = g as u8 + 1;
+            }
+            i += 1;
+        }
+        g += 1;
+    }
+    table
+}
+
+static BGA: Rules = Rules {
+    first: Player::One,
+    camp_group: group_table(&CAMP_GROUPS),
+    camps: CAMPS,
+    escapes: BGA_ESCAPES,
+    king_only: 0,
+    soldiers_pass_throne: false,
+    king_reenters_throne: true,
+    hostile_to_white: 0,
+    hostile_to_black: 0,
+    king_armed: false,
+    king_capture: KingCapture::Surround {
+        special: THRONE_SET | CAMPS,
+    },
+    tuichi: Some(ClearLine::ToEdge),
+    repetition_draw_at: 3,
+    start_counts: true,
+    stuck_passes: false,
+};
+
+static BGA_CORNERS: Rules = Rules {
+    first: Player::One,
+    camp_group: [0; SIZE * SIZE],
+    camps: 0,
+    escapes: CORNERS,
+    king_only: CORNERS,
+    soldiers_pass_throne: true,
+    king_reenters_throne: true,
+    hostile_to_white: CORNERS,
+    hostile_to_black: CORNERS,
+    king_armed: false,
+    king_capture: KingCapture::Surround {
+        special: THRONE_SET | CORNERS,
+    },
+    tuichi: Some(ClearLine::EdgeToCorner),
+    repetition_draw_at: 3,
+    start_counts: true,
+    stuck_passes: false,
+};
+
+static ASHTON: Rules = Rules {
+    first: Player::Two,
+    camp_group: group_table(&CAMP_GROUPS),
+    camps: CAMPS,
+    escapes: EDGE,
+    king_only: 0,
+    soldiers_pass_throne: false,
+    king_reenters_throne: false,
+    hostile_to_white: THRONE_SET | CAMPS,
+    // The throne is hostile to black only when empty; with the king on it the
+    // (armed) king is an anvil anyway, so the static table may list it.
+    hostile_to_black: THRONE_SET | (CAMPS & !MIDDLE_EDGE_CAMPS),
+    king_armed: true,
+    king_capture: KingCapture::ThroneOrCustodial { anvils: CAMPS },
+    tuichi: None,
+    repetition_draw_at: 2,
+    start_counts: false,
+    stuck_passes: false,
+};
+
+static LINNAEUS: Rules = Rules {
+    first: Player::One,
+    camp_group: [0; SIZE * SIZE],
+    camps: 0,
+    escapes: EDGE,
+    king_only: 0,
+    soldiers_pass_throne: false,
+    king_reenters_throne: false,
+    hostile_to_white: THRONE_SET,
+    hostile_to_black: THRONE_SET,
+    king_armed: true,
+    king_capture: KingCapture::ThroneOrCustodial { anvils: 0 },
+    tuichi: None,
+    repetition_draw_at: 3,
+    start_counts: true,
+    stuck_passes: true,
+};
+
+impl Variant {
+    /// The rule table of this variant.
+    pub(crate) fn rules(self) -> &'static Rules {
+        match self {
+            Variant::Bga => &BGA,
+            Variant::BgaCorners => &BGA_CORNERS,
+            Variant::Ashton => &ASHTON,
+            Variant::Linnaeus => &LINNAEUS,
+        }
+    }
+}

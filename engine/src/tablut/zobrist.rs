@@ -1,0 +1,61 @@
+//! Zobrist keys from a fixed splitmix64 sequence: hashes are stable across runs
+//! and platforms (they are written into the notation).
+
+use super::Piece;
+use crate::Player;
+
+const fn splitmix64(state: u64) -> u64 {
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Key for each cell and piece kind (black, white, king).
+static PIECE_KEYS: [[u64; 3]; 81] = {
+    let mut keys = [[0u64; 3]; 81];
+    let mut state = 0x7461_626c_7574_0001u64; // "tablut" + 1
+    let mut i = 0;
+    while i < 81 {
+        let mut k = 0;
+        while k < 3 {
+            state = state.wrapping_add(GOLDEN);
+            keys[i][k] = splitmix64(state);
+            k += 1;
+        }
+        i += 1;
+    }
+    keys
+};
+
+/// Key added when white is to move.
+pub(crate) const WHITE_TO_MOVE: u64 = splitmix64(0x7461_626c_7574_0002u64.wrapping_mul(GOLDEN));
+
+/// The key of a piece on a cell index.
+pub(crate) fn piece(cell: usize, p: Piece) -> u64 {
+    let k = match p {
+        Piece::Black => 0,
+        Piece::White => 1,
+        Piece::King => 2,
+    };
+    PIECE_KEYS[cell][k]
+}
+
+/// The key of the side to move.
+pub(crate) fn side(side: Player) -> u64 {
+    match side {
+        Player::One => 0,
+        Player::Two => WHITE_TO_MOVE,
+    }
+}
+
+/// The hash of a whole board and side to move.
+pub(crate) fn full(board: &[Option<Piece>; 81], to_move: Player) -> u64 {
+    board
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|p| piece(i, p)))
+        .fold(side(to_move), |h, k| h ^ k)
+}
