@@ -80,7 +80,7 @@ enum Command {
     Eval(SearchArgs),
     /// Search for the best move (default budget: 1 s).
     Best(SearchArgs),
-    /// Stream search progress, then the final report.
+    /// Stream search progress, then the final report (default budget: 1 s).
     Analyze {
         #[command(flatten)]
         search: SearchArgs,
