@@ -661,3 +661,80 @@ async fn perft_refuses_too_deep_a_count() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn structured_positions_round_trip_with_their_history() {
+    let (mut client, _) = start().await;
+    // Ashton records every position after the start for repetition.
+    let mut report = new_game(&mut client, "ashton").await;
+    for mv in ["e3-b3", "e2-c2", "b3-b2"] {
+        report = client
+            .apply(proto::ApplyRequest {
+                position: report.position.clone(),
+                r#move: text_move(mv),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .position
+            .unwrap();
+    }
+    let Some(State::Tablut(t)) = report.position.as_ref().unwrap().state.clone() else {
+        panic!("structured state expected")
+    };
+    assert_eq!(t.history.len(), 2, "{:?}", t.history);
+    assert!(t.history.iter().all(|h| h.len() == 16));
+    // The text carries the same hashes.
+    assert!(
+        report.text.ends_with(&t.history.join(",")),
+        "{}",
+        report.text
+    );
+    // Both forms are read back to the same position.
+    let structured = client
+        .legal_moves(proto::LegalMovesRequest {
+            position: report.position.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let text = legal_texts(&mut client, text_position("ashton", &report.text)).await;
+    let from_structured: Vec<String> = structured.moves.into_iter().map(|m| m.text).collect();
+    assert_eq!(from_structured, text);
+    // A history entry that is not a hash is refused, naming it.
+    let mut bad = t.clone();
+    bad.history[1] = "xyz".into();
+    let r = client
+        .legal_moves(proto::LegalMovesRequest {
+            position: Some(proto::Position {
+                game: "tablut".into(),
+                variant: "ashton".into(),
+                state: Some(State::Tablut(bad)),
+            }),
+        })
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.tablut.history[1]: \"xyz\" is not a hash",
+    )
+    .await;
+    // A Tablut position given for another game is refused.
+    let r = client
+        .legal_moves(proto::LegalMovesRequest {
+            position: Some(proto::Position {
+                game: "almatafl".into(),
+                variant: String::new(),
+                state: Some(State::Tablut(t)),
+            }),
+        })
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "position.tablut: a Tablut position given for game \"almatafl\"",
+    )
+    .await;
+}
