@@ -346,12 +346,12 @@ async fn best_move_ends_before_the_call_deadline() {
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: depth(60),
     });
-    request.set_timeout(Duration::from_secs(2));
+    request.set_timeout(Duration::from_secs(3));
     let reply = client.best_move(request).await.unwrap().into_inner();
     let stats = reply.stats.unwrap();
     assert_eq!(
         stats.clamped,
-        "movetime 1800 ms to end before the call's deadline"
+        "movetime 2700 ms to end before the call's deadline"
     );
     assert!(stats.stopped);
     assert!(stats.depth >= 1);
