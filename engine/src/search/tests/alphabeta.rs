@@ -26,8 +26,14 @@ fn run<G: Game>(pos: &G, limits: &Limits) -> Info<G::Move> {
 
 /// A tic-tac-toe position after `plies` random moves (stopping early at a finished game).
 fn random_tictactoe(seed: u64, plies: u32) -> TicTacToe {
+    random_board(3, seed, plies)
+}
+
+/// A `size`×`size` three-in-a-row position after `plies` random moves
+/// (stopping before the game ends).
+fn random_board(size: usize, seed: u64, plies: u32) -> TicTacToe {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut pos = TicTacToe::empty();
+    let mut pos = TicTacToe::empty_board(size, 3);
     for _ in 0..plies {
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
@@ -259,6 +265,69 @@ fn reused_searcher_keeps_exact_results() {
     }
 }
 
+#[test]
+fn interrupted_iteration_keeps_a_sound_result() {
+    let pos = TicTacToe::parse("X....O..........");
+    let mut replaced = 0;
+    for limit in (40..880).step_by(29) {
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let mut last = None;
+        let info = AlphaBeta::new(1).search(&pos, &limits, &stop, &mut |i| last = Some(i.clone()));
+        let last = last.expect("depth 1 always completes");
+        assert!(info.stopped);
+        assert_eq!(info.depth, last.depth);
+        if info.lines[0] == last.lines[0] {
+            continue;
+        }
+        // Otherwise: a move searched in full at the next depth, at least as good
+        // there as the previous best, with its exact score at that depth.
+        let deeper = root_values(&pos, last.depth + 1);
+        let value_of = |mv: &u8| deeper.iter().find(|(m, _)| m == mv).unwrap().1;
+        let mv = info.best_move().unwrap();
+        assert_eq!(
+            info.score(),
+            Some(Score::from_value(value_of(mv))),
+            "limit {limit}"
+        );
+        assert!(
+            value_of(mv) >= value_of(last.best_move().unwrap()),
+            "limit {limit}"
+        );
+        replaced += 1;
+    }
+    assert!(
+        replaced > 0,
+        "some interrupted iteration found a better move"
+    );
+}
+
+#[test]
+fn stop_from_another_thread() {
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let pos = TicTacToe::empty_board(4, 3);
+    let info = std::thread::scope(|s| {
+        let stop = &stop;
+        s.spawn(move || {
+            let _ = rx.recv();
+            stop.store(true, Ordering::Relaxed);
+        });
+        let info = AlphaBeta::new(1).search(&pos, &Limits::default(), &stop, &mut |i| {
+            if i.depth == 2 {
+                let _ = tx.send(());
+            }
+        });
+        drop(tx);
+        info
+    });
+    assert!(info.depth >= 2);
+    assert!(pos.play(info.best_move().unwrap()).is_ok());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -272,6 +341,27 @@ proptest! {
         prop_assert_eq!(info.score(), Some(Score::from_value(reference[0].1)));
         prop_assert_eq!(best_value, reference[0].1);
         prop_assert_eq!(minimax(&pos, depth, 0), reference[0].1);
+    }
+
+    #[test]
+    fn bigger_board_multipv_equals_minimax(
+        seed in any::<u64>(),
+        plies in 2u32..9,
+        depth in 1u32..4,
+        k in 1usize..4,
+    ) {
+        let pos = random_board(4, seed, plies);
+        let limits = Limits { depth: Some(depth), multipv: k, ..Limits::default() };
+        let info = run(&pos, &limits);
+        let reference = root_values(&pos, depth);
+        prop_assert_eq!(info.lines.len(), k.min(reference.len()));
+        for (i, line) in info.lines.iter().enumerate() {
+            let own = reference.iter().find(|(m, _)| *m == line.moves[0]).unwrap().1;
+            prop_assert_eq!(line.score, Score::from_value(own));
+            prop_assert_eq!(line.score, Score::from_value(reference[i].1));
+            prop_assert!(line.moves.len() as u32 <= depth);
+            prop_assert!(replays(&pos, &line.moves));
+        }
     }
 
     #[test]

@@ -152,39 +152,64 @@ pub fn nim_value(heap: u32, max_take: u32) -> i32 {
     }
 }
 
-/// Tic-tac-toe: `One` is X and moves first. Cells 0..9 row by row.
+/// An m,n,k-game on a square board of `size` ≤ 5: get `k` in a row (tic-tac-toe
+/// is 3,3,3). `One` is X and moves first; cells are numbered row by row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TicTacToe {
-    pub cells: [u8; 9],
+    pub size: usize,
+    pub k: usize,
+    pub cells: [u8; 25],
     pub to_move: Player,
 }
-
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
 
 fn mark(p: Player) -> u8 {
     p.index() as u8 + 1
 }
 
 impl TicTacToe {
+    /// The empty 3×3 board.
     pub fn empty() -> Self {
+        Self::empty_board(3, 3)
+    }
+
+    /// An empty `size`×`size` board where `k` in a row wins.
+    pub fn empty_board(size: usize, k: usize) -> Self {
         TicTacToe {
-            cells: [0; 9],
+            size,
+            k,
+            cells: [0; 25],
             to_move: Player::One,
         }
     }
 
-    /// Reads `X`, `O`, `.` cells row by row; the side to move follows from the counts.
+    /// Reads `X`, `O`, `.` cells row by row (9, 16 or 25 of them, three in a
+    /// row wins); the side to move follows from the counts.
     pub fn parse(text: &str) -> Self {
         Self::from_notation((), text).expect("valid test position")
+    }
+
+    /// Calls `f` with every run of `k` cells in a line.
+    fn for_each_line(&self, mut f: impl FnMut(&[usize])) {
+        let (n, k) = (self.size as isize, self.k as isize);
+        for r in 0..n {
+            for c in 0..n {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                    if (0..n).contains(&er) && (0..n).contains(&ec) {
+                        let mut line = [0; 5];
+                        for (i, cell) in line.iter_mut().enumerate().take(self.k) {
+                            let i = i as isize;
+                            *cell = ((r + dr * i) * n + c + dc * i) as usize;
+                        }
+                        f(&line[..self.k]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn cell_count(&self) -> usize {
+        self.size * self.size
     }
 }
 
@@ -204,12 +229,15 @@ impl Game for TicTacToe {
     }
 
     fn from_notation(_: (), text: &str) -> Result<Self, SetupError> {
-        let mut cells = [0u8; 9];
         let chars: Vec<char> = text.chars().collect();
-        if chars.len() != 9 {
-            return Err(NotationError::new("expected 9 cells").into());
-        }
-        for (cell, c) in cells.iter_mut().zip(chars) {
+        let size = match chars.len() {
+            9 => 3,
+            16 => 4,
+            25 => 5,
+            n => return Err(NotationError::new(format!("{n} cells")).into()),
+        };
+        let mut pos = TicTacToe::empty_board(size, 3);
+        for (cell, c) in pos.cells.iter_mut().zip(chars) {
             *cell = match c {
                 'X' => 1,
                 'O' => 2,
@@ -217,18 +245,18 @@ impl Game for TicTacToe {
                 _ => return Err(NotationError::new(format!("bad cell {c:?}")).into()),
             };
         }
-        let xs = cells.iter().filter(|&&c| c == 1).count();
-        let os = cells.iter().filter(|&&c| c == 2).count();
-        let to_move = match xs.checked_sub(os) {
+        let xs = pos.cells.iter().filter(|&&c| c == 1).count();
+        let os = pos.cells.iter().filter(|&&c| c == 2).count();
+        pos.to_move = match xs.checked_sub(os) {
             Some(0) => Player::One,
             Some(1) => Player::Two,
             _ => return Err(NotationError::new("bad counts").into()),
         };
-        Ok(TicTacToe { cells, to_move })
+        Ok(pos)
     }
 
     fn to_notation(&self) -> String {
-        self.cells
+        self.cells[..self.cell_count()]
             .iter()
             .map(|c| match c {
                 1 => 'X',
@@ -253,9 +281,9 @@ impl Game for TicTacToe {
         if self.outcome().is_some() {
             return ControlFlow::Continue(());
         }
-        for i in 0..9u8 {
-            if self.cells[i as usize] == 0 {
-                f(i)?;
+        for i in 0..self.cell_count() {
+            if self.cells[i] == 0 {
+                f(i as u8)?;
             }
         }
         ControlFlow::Continue(())
@@ -269,22 +297,24 @@ impl Game for TicTacToe {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        for line in LINES {
-            let c = self.cells[line[0]];
-            if c != 0 && line.iter().all(|&i| self.cells[i] == c) {
-                let winner = if c == 1 { Player::One } else { Player::Two };
-                return Some(Outcome::win(winner, "three in a row"));
+        let mut winner = None;
+        self.for_each_line(|line| {
+            let first = self.cells[line[0]];
+            if first != 0 && line.iter().all(|&i| self.cells[i] == first) {
+                winner = Some(if first == 1 { Player::One } else { Player::Two });
             }
+        });
+        if let Some(w) = winner {
+            return Some(Outcome::win(w, "k in a row"));
         }
-        self.cells
+        self.cells[..self.cell_count()]
             .iter()
             .all(|&c| c != 0)
             .then(|| Outcome::draw("board full"))
     }
 
     fn hash(&self) -> u64 {
-        let code = self
-            .cells
+        let code = self.cells[..self.cell_count()]
             .iter()
             .fold(0u64, |acc, &c| acc * 3 + u64::from(c));
         mix(code)
@@ -293,20 +323,24 @@ impl Game for TicTacToe {
     fn evaluate(&self) -> i32 {
         let me = mark(self.to_move);
         let mut score = 0;
-        for line in LINES {
-            let mine = line.iter().filter(|&&i| self.cells[i] == me).count() as i32;
-            let theirs = line
-                .iter()
-                .filter(|&&i| self.cells[i] != 0 && self.cells[i] != me)
-                .count() as i32;
+        self.for_each_line(|line| {
+            let (mut mine, mut theirs) = (0, 0);
+            for &i in line {
+                match self.cells[i] {
+                    0 => {}
+                    c if c == me => mine += 1,
+                    _ => theirs += 1,
+                }
+            }
             if theirs == 0 {
                 score += mine * mine * 10;
             }
             if mine == 0 {
                 score -= theirs * theirs * 9;
             }
-        }
-        score + if self.cells[4] == me { 3 } else { 0 }
+        });
+        let centre = self.cell_count() / 2;
+        score + if self.cells[centre] == me { 3 } else { 0 }
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, NotationError> {

@@ -73,3 +73,23 @@ fn finished_game_has_no_lines() {
     let info = run(&Nim::new(0, 3), 100, 0, 1);
     assert!(info.lines.is_empty());
 }
+
+#[test]
+fn periodic_progress_reports() {
+    let limits = Limits {
+        nodes: Some(2000),
+        report_every: Some(std::time::Duration::ZERO),
+        ..Limits::default()
+    };
+    let mut reports = Vec::new();
+    let info = search(
+        &TicTacToe::empty(),
+        &limits,
+        &AtomicBool::new(false),
+        &mut |i| reports.push((i.nodes, i.lines.len())),
+    );
+    assert!(reports.len() >= 2000 / 256, "{} reports", reports.len());
+    assert!(reports.windows(2).all(|w| w[0].0 < w[1].0));
+    assert!(reports.iter().all(|r| r.1 == 1));
+    assert_eq!(info.nodes, 2000);
+}
