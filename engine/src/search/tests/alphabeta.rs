@@ -316,7 +316,7 @@ fn stop_from_another_thread() {
             let _ = rx.recv();
             stop.store(true, Ordering::Relaxed);
         });
-        let info = AlphaBeta::new(1).search(&pos, &Limits::default(), &stop, &mut |i| {
+        let info = AlphaBeta::new(1).search(&pos, &Limits::default(), stop, &mut |i| {
             if i.depth == 2 {
                 let _ = tx.send(());
             }
