@@ -25,6 +25,8 @@ use crate::{Game, GameResult, Player};
 pub const PLAYOUT_LIMIT: u32 = 512;
 /// The UCB1 exploration constant.
 const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+/// The tree stops growing at this many nodes (iterations then only refine it).
+const MAX_TREE_NODES: usize = 1 << 22;
 /// Win rates are clamped into `[MIN_RATE, 1 - MIN_RATE]` before becoming centi-units.
 const MIN_RATE: f64 = 0.001;
 
@@ -122,7 +124,11 @@ fn descend<G: Game>(
             moves.shuffle(rng);
             tree[node].untried = Some(moves);
         }
-        if let Some(mv) = tree[node].untried.as_mut().and_then(Vec::pop) {
+        let room = tree.len() < MAX_TREE_NODES;
+        if let Some(mv) = room
+            .then(|| tree[node].untried.as_mut().and_then(Vec::pop))
+            .flatten()
+        {
             let child = pos.play_unchecked(&mv);
             let id = tree.len();
             tree.push(Node {

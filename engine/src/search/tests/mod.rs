@@ -3,4 +3,5 @@
 mod alphabeta;
 mod games;
 mod mcts;
+mod parts;
 mod tt;
