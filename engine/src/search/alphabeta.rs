@@ -9,7 +9,8 @@
 //!   (tafl endgames are zugzwang-prone), so a fixed-depth result equals the
 //!   full-width minimax value whenever transpositions occur at equal depth.
 //! - Multi-PV as in Stockfish: the root moves are searched once per requested
-//!   line, each time with a full window over the moves not yet reported.
+//!   line, over the moves not yet reported, with an aspiration window around
+//!   the previous iteration's score that widens until the value is exact.
 //! - Values use the `MATE - ply` encoding of [`super::MATE`]; a terminal
 //!   position is valued by [`Game::outcome`] (draws are 0).
 //!
@@ -32,6 +33,12 @@ pub const MAX_DEPTH: u32 = 128;
 const INF: i32 = MATE + 1;
 /// Heuristic evaluations are kept strictly inside the mate range.
 const EVAL_BOUND: i32 = MATE_BOUND - 1;
+/// Aspiration windows are used from this depth on.
+const ASPIRATION_MIN_DEPTH: u32 = 3;
+/// Initial half-width of an aspiration window, in centi-units.
+const ASPIRATION_DELTA: i32 = 30;
+/// Beyond this half-width a failed aspiration search uses the full window.
+const ASPIRATION_MAX_DELTA: i32 = 2000;
 
 /// Searches `pos` within `limits` until done or `stop` is set, with a fresh
 /// [`AlphaBeta`] of [`DEFAULT_TT_MB`]; see [`AlphaBeta::search`].
@@ -207,8 +214,12 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// One iteration at `depth`: fills the first `multipv` root moves with exact
-    /// values, best first. On a stop, returns the best root move fully searched
-    /// in the first pass of this iteration, if any.
+    /// values, best first. On a stop, returns the best root move whose exact
+    /// value at this depth is known from the first line's search, if any.
+    ///
+    /// From depth [`ASPIRATION_MIN_DEPTH`] each line is first searched in a
+    /// narrow window around the previous iteration's score of that rank,
+    /// widened on failure until the value falls strictly inside it.
     fn iterate(
         &mut self,
         pos: &G,
@@ -220,48 +231,91 @@ impl<G: Game> AlphaBeta<G> {
         if !run.clock.check_now() {
             return Err(None);
         }
-        for r in roots.iter_mut() {
-            r.value = -INF;
-        }
+        let previous: Vec<i32> = roots[..multipv].iter().map(|r| r.value).collect();
         for pv_idx in 0..multipv {
-            let mut alpha = -INF;
-            let mut best: Option<usize> = None;
-            for i in pv_idx..roots.len() {
-                let child = pos.play_unchecked(&roots[i].mv);
-                let mut v = if i == pv_idx {
-                    -self.negamax(&child, depth - 1, 1, -INF, -alpha, true, run)
+            let guess = previous[pv_idx];
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && guess.abs() < EVAL_BOUND
+            {
+                (guess - delta, guess + delta)
+            } else {
+                (-INF, INF)
+            };
+            loop {
+                let v = self
+                    .root_pass(pos, roots, pv_idx, depth, alpha, beta, run)
+                    .map_err(|partial| partial.filter(|_| pv_idx == 0))?;
+                if v <= alpha && alpha > -INF {
+                    alpha = (v - delta).max(-INF);
+                } else if v >= beta && beta < INF {
+                    beta = (v + delta).min(INF);
                 } else {
-                    -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false, run)
-                };
-                if i != pv_idx && v > alpha && !run.clock.stopped() {
-                    v = -self.negamax(&child, depth - 1, 1, -INF, -alpha, true, run);
+                    break;
                 }
-                if run.clock.stopped() {
-                    let partial = if pv_idx == 0 {
-                        best.map(|b| RootMove {
-                            mv: roots[b].mv.clone(),
-                            value: roots[b].value,
-                            pv: roots[b].pv.clone(),
-                        })
-                    } else {
-                        None
-                    };
-                    return Err(partial);
-                }
-                if i == pv_idx || v > alpha {
-                    alpha = v;
-                    best = Some(i);
-                    let r = &mut roots[i];
-                    r.value = v;
-                    r.pv.clear();
-                    r.pv.push(r.mv.clone());
-                    r.pv.extend(self.pv[1].iter().cloned());
+                delta = delta.saturating_mul(4);
+                if delta > ASPIRATION_MAX_DELTA {
+                    (alpha, beta) = (-INF, INF);
                 }
             }
             // Stable: moves that failed low keep their previous order.
             roots[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.value));
         }
         Ok(())
+    }
+
+    /// Searches the root moves from `first` on within `(alpha, beta)`; returns
+    /// the best value found (a bound when outside the window). Moves whose value
+    /// is exact get it (others get `-INF`); a move failing high is moved first.
+    /// On a stop, returns the best move with an exact value.
+    #[allow(clippy::too_many_arguments)]
+    fn root_pass(
+        &mut self,
+        pos: &G,
+        roots: &mut [RootMove<G::Move>],
+        first: usize,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        run: &mut Run<'_, '_, G::Move>,
+    ) -> Result<i32, Option<RootMove<G::Move>>> {
+        for r in roots[first..].iter_mut() {
+            r.value = -INF;
+        }
+        let mut best_value = -INF;
+        let mut best_exact: Option<usize> = None;
+        for i in first..roots.len() {
+            let child = pos.play_unchecked(&roots[i].mv);
+            let mut v = if i == first {
+                -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run)
+            } else {
+                -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false, run)
+            };
+            if i != first && v > alpha && v < beta && !run.clock.stopped() {
+                v = -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run);
+            }
+            if run.clock.stopped() {
+                return Err(best_exact.map(|b| RootMove {
+                    mv: roots[b].mv.clone(),
+                    value: roots[b].value,
+                    pv: roots[b].pv.clone(),
+                }));
+            }
+            best_value = best_value.max(v);
+            if v >= beta {
+                roots[first..=i].rotate_right(1);
+                return Ok(v);
+            }
+            if v > alpha {
+                alpha = v;
+                best_exact = Some(i);
+                let r = &mut roots[i];
+                r.value = v;
+                r.pv.clear();
+                r.pv.push(r.mv.clone());
+                r.pv.extend(self.pv[1].iter().cloned());
+            }
+        }
+        Ok(best_value)
     }
 
     /// Negamax value of `pos` from its side to move, `ply` plies from the root,

@@ -310,11 +310,13 @@ fn stop_from_another_thread() {
     let stop = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel();
     let pos = TicTacToe::empty_board(4, 3);
-    let info = std::thread::scope(|s| {
+    let (info, watchdog_fired) = std::thread::scope(|s| {
         let stop = &stop;
-        s.spawn(move || {
-            let _ = rx.recv();
+        let stopper = s.spawn(move || {
+            // A watchdog, not a timing assertion: a broken search must fail, not hang.
+            let fired = rx.recv_timeout(Duration::from_secs(120)).is_err();
             stop.store(true, Ordering::Relaxed);
+            fired
         });
         let info = AlphaBeta::new(1).search(&pos, &Limits::default(), stop, &mut |i| {
             if i.depth == 2 {
@@ -322,8 +324,9 @@ fn stop_from_another_thread() {
             }
         });
         drop(tx);
-        info
+        (info, stopper.join().unwrap())
     });
+    assert!(!watchdog_fired, "the search never reported depth 2");
     assert!(info.depth >= 2);
     assert!(pos.play(info.best_move().unwrap()).is_ok());
 }
