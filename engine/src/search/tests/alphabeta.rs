@@ -331,6 +331,33 @@ fn stop_from_another_thread() {
     assert!(pos.play(info.best_move().unwrap()).is_ok());
 }
 
+#[test]
+fn unbounded_search_waits_for_the_stop_flag_after_a_proof() {
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let info = std::thread::scope(|s| {
+        let stop = &stop;
+        s.spawn(move || {
+            let _ = rx.recv_timeout(Duration::from_secs(120));
+            stop.store(true, Ordering::Relaxed);
+        });
+        let info = AlphaBeta::new(1).search(&Nim::new(5, 3), &Limits::default(), stop, &mut |i| {
+            if matches!(i.score(), Some(Score::Mate(_))) {
+                let _ = tx.send(());
+            }
+        });
+        drop(tx);
+        info
+    });
+    assert!(
+        stop.load(Ordering::Relaxed),
+        "returned before the flag was set"
+    );
+    assert_eq!(info.score(), Some(Score::Mate(3)));
+    assert_eq!(info.depth, 3);
+    assert!(!info.stopped, "the search itself was complete");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
