@@ -335,7 +335,7 @@ fn stop_from_another_thread() {
 fn unbounded_search_waits_for_the_stop_flag_after_a_proof() {
     let stop = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel();
-    let info = std::thread::scope(|s| {
+    let (info, was_set) = std::thread::scope(|s| {
         let stop = &stop;
         s.spawn(move || {
             let _ = rx.recv_timeout(Duration::from_secs(120));
@@ -346,13 +346,12 @@ fn unbounded_search_waits_for_the_stop_flag_after_a_proof() {
                 let _ = tx.send(());
             }
         });
+        // Read before the scope joins the stopper thread.
+        let was_set = stop.load(Ordering::Relaxed);
         drop(tx);
-        info
+        (info, was_set)
     });
-    assert!(
-        stop.load(Ordering::Relaxed),
-        "returned before the flag was set"
-    );
+    assert!(was_set, "returned before the flag was set");
     assert_eq!(info.score(), Some(Score::Mate(3)));
     assert_eq!(info.depth, 3);
     assert!(!info.stopped, "the search itself was complete");
