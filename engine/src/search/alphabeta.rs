@@ -128,9 +128,13 @@ impl<G: Game> AlphaBeta<G> {
     /// with a single PV a better move already searched in full at the new
     /// depth replaces it. When no root move has been searched at all, the
     /// first legal move is returned. The lines are empty only if there is no
-    /// legal move. A depth limit of 0 counts as 1 and `multipv` is clamped to
-    /// `1..=` the number of legal moves. With no limit at all, a search that finishes (a proven
-    /// result or [`MAX_DEPTH`]) waits for the stop flag before returning.
+    /// legal move. A depth limit of 0 counts as 1, and `multipv` is clamped
+    /// to between 1 and the number of legal moves. With no limit at all, a
+    /// search that finishes (a proven result or [`MAX_DEPTH`]) waits for the
+    /// stop flag before returning; its report then has `stopped == false`.
+    ///
+    /// Reports never say [`Score::Draw`]: a draw scores `Centi(0)`, like a
+    /// balanced evaluation.
     pub fn search(
         &mut self,
         pos: &G,
