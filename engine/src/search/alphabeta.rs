@@ -1,10 +1,10 @@
 //! Iterative-deepening alpha-beta (negamax with principal variation search)
 //! over any [`Game`].
 //!
-//! - A transposition table keyed by [`Game::hash`] ([`super::tt`]); cutoffs from
-//!   it are taken only at non-PV nodes, so principal variations stay whole.
+//! - A transposition table keyed by [`Game::hash`] (`search/tt.rs`); cutoffs from it
+//!   are taken only at non-PV nodes, so principal variations stay whole.
 //! - Move ordering: hash move, two killer moves per ply, history heuristic
-//!   ([`super::ordering`]).
+//!   (`search/ordering.rs`).
 //! - Mate-distance pruning; no null-move pruning or other unsound reductions
 //!   (tafl endgames are zugzwang-prone), so a fixed-depth result equals the
 //!   full-width minimax value whenever transpositions occur at equal depth.
@@ -14,8 +14,13 @@
 //! - Values use the `MATE - ply` encoding of [`super::MATE`]; a terminal
 //!   position is valued by [`Game::outcome`] (draws are 0).
 //!
-//! Repetition draws come from the positions themselves (they carry their
-//! history), see the graph-history caveat in [`super::tt`].
+//! Repetition draws come from the positions themselves: they carry their
+//! history and `outcome()` reports the draw, checked before the table is
+//! probed. The usual graph-history caveat applies: the hash covers the board
+//! and the side to move, not the history, so a value stored for a position
+//! reached along one path may be reused along another path where a
+//! repetition draw was (or was not) available deeper down. This can misjudge
+//! such draws near the horizon; it never produces an illegal move.
 
 use std::sync::atomic::AtomicBool;
 
