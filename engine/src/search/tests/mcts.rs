@@ -19,23 +19,27 @@ fn run<G: Game>(pos: &G, nodes: u64, seed: u64, multipv: usize) -> Info<G::Move>
 
 #[test]
 fn finds_the_winning_nim_move() {
-    for (heap, winning) in [(5, 1), (6, 2), (7, 3), (9, 1)] {
-        let info = run(&Nim::new(heap, 3), 3000, 7, 1);
-        assert_eq!(info.best_move(), Some(&winning), "heap {heap}");
-        let Some(Score::Centi(cp)) = info.score() else {
-            panic!("expected a centi score")
-        };
-        assert!(
-            cp > 0,
-            "heap {heap}: the winning move scores well, got {cp}"
-        );
+    for seed in 0..4 {
+        for (heap, winning) in [(5, 1), (6, 2), (7, 3), (9, 1)] {
+            let info = run(&Nim::new(heap, 3), 3000, seed, 1);
+            assert_eq!(info.best_move(), Some(&winning), "seed {seed} heap {heap}");
+            let Some(Score::Centi(cp)) = info.score() else {
+                panic!("expected a centi score")
+            };
+            assert!(
+                cp > 0,
+                "heap {heap}: the winning move scores well, got {cp}"
+            );
+        }
     }
 }
 
 #[test]
 fn finds_the_tictactoe_fork() {
-    let info = run(&TicTacToe::parse("X.O.O...X"), 4000, 1, 1);
-    assert_eq!(info.best_move(), Some(&6));
+    for seed in 0..4 {
+        let info = run(&TicTacToe::parse("X.O.O...X"), 4000, seed, 1);
+        assert_eq!(info.best_move(), Some(&6), "seed {seed}");
+    }
 }
 
 #[test]
