@@ -1,138 +1,507 @@
-//! Iterative-deepening alpha-beta (negamax) over any [`Game`].
+//! Iterative-deepening alpha-beta (negamax with principal variation search)
+//! over any [`Game`].
+//!
+//! - A transposition table keyed by [`Game::hash`] (`search/tt.rs`); cutoffs from it
+//!   are taken only at non-PV nodes, so principal variations stay whole.
+//! - Move ordering: hash move, two killer moves per ply, history heuristic
+//!   (`search/ordering.rs`).
+//! - Mate-distance pruning; no null-move pruning or other unsound reductions
+//!   (tafl endgames are zugzwang-prone), so a fixed-depth result equals the
+//!   full-width minimax value whenever transpositions occur at equal depth.
+//! - Multi-PV as in Stockfish: the root moves are searched once per requested
+//!   line, over the moves not yet reported, with an aspiration window around
+//!   the previous iteration's score that widens until the value is exact.
+//! - Values use the `MATE - ply` encoding of [`super::MATE`]; a terminal
+//!   position is valued by [`Game::outcome`] (draws are 0).
+//!
+//! Repetition draws come from the positions themselves: they carry their
+//! history and `outcome()` reports the draw, checked before the table is
+//! probed. The usual graph-history caveat applies: the hash covers the board
+//! and the side to move, not the history, so a value stored for a position
+//! reached along one path may be reused along another path where a
+//! repetition draw was (or was not) available deeper down. This can misjudge
+//! such draws near the horizon; it never produces an illegal move.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
-use super::{Info, Limits, Line, Score, MATE};
-use crate::Game;
+use super::clock::Clock;
+use super::ordering::{History, Killers, TT_MOVE_SCORE};
+use super::tt::{Bound, TranspositionTable, NO_MOVE};
+use super::{Info, Limits, Line, Score, MATE, MATE_BOUND};
+use crate::{Game, GameResult, Outcome, Player};
 
-/// Searches `pos` within `limits` until done or `stop` is set; calls `progress`
-/// after each completed depth and returns the final report.
+/// Transposition table size of [`search`], in MB.
+pub const DEFAULT_TT_MB: usize = 16;
+/// The deepest nominal depth searched.
+pub const MAX_DEPTH: u32 = 128;
+/// Beyond every reachable value.
+const INF: i32 = MATE + 1;
+/// Heuristic evaluations are kept strictly inside the mate range.
+const EVAL_BOUND: i32 = MATE_BOUND - 1;
+/// Aspiration windows are used from this depth on.
+const ASPIRATION_MIN_DEPTH: u32 = 3;
+/// Initial half-width of an aspiration window, in centi-units.
+const ASPIRATION_DELTA: i32 = 30;
+/// Beyond this half-width a failed aspiration search uses the full window.
+const ASPIRATION_MAX_DELTA: i32 = 2000;
+
+/// Searches `pos` within `limits` until done or `stop` is set, with a fresh
+/// [`AlphaBeta`] of [`DEFAULT_TT_MB`]; see [`AlphaBeta::search`].
 pub fn search<G: Game>(
     pos: &G,
     limits: &Limits,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Info<G::Move>),
 ) -> Info<G::Move> {
-    let start = Instant::now();
-    let mut nodes = 0u64;
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    let mut report = Info {
-        depth: 0,
-        seldepth: 0,
-        nodes: 0,
-        elapsed: start.elapsed(),
-        lines: Vec::new(),
-        stopped: false,
-    };
-    if moves.is_empty() {
-        return report;
-    }
-    let max_depth = limits.depth.unwrap_or(64).max(1);
-    for depth in 1..=max_depth {
-        let mut best: Option<(i32, G::Move)> = None;
-        let mut alpha = -MATE - 1;
-        let mut aborted = false;
-        for mv in &moves {
-            let child = pos.play_unchecked(mv);
-            let v = match negamax(
-                &child,
-                depth - 1,
-                1,
-                -MATE - 1,
-                -alpha,
-                limits,
-                stop,
-                start,
-                &mut nodes,
-            ) {
-                Some(v) => -v,
-                None => {
-                    aborted = true;
-                    break;
-                }
-            };
-            if best.as_ref().is_none_or(|(b, _)| v > *b) {
-                best = Some((v, mv.clone()));
-                alpha = alpha.max(v);
-            }
-        }
-        if aborted && depth > 1 {
-            report.stopped = true;
-            break;
-        }
-        if let Some((v, mv)) = best {
-            report.depth = depth;
-            report.seldepth = depth;
-            report.lines = vec![Line {
-                score: Score::from_value(v),
-                moves: vec![mv],
-                visits: 0,
-            }];
-        }
-        report.nodes = nodes;
-        report.elapsed = start.elapsed();
-        if aborted {
-            report.stopped = true;
-            break;
-        }
-        progress(&report);
-    }
-    report.nodes = nodes;
-    report.elapsed = start.elapsed();
-    report
+    AlphaBeta::new(DEFAULT_TT_MB).search(pos, limits, stop, progress)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn negamax<G: Game>(
-    pos: &G,
-    depth: u32,
-    ply: i32,
-    mut alpha: i32,
-    beta: i32,
-    limits: &Limits,
-    stop: &AtomicBool,
-    start: Instant,
-    nodes: &mut u64,
-) -> Option<i32> {
-    *nodes += 1;
-    if stop.load(Ordering::Relaxed)
-        || limits.nodes.is_some_and(|n| *nodes > n)
-        || limits.movetime.is_some_and(|t| start.elapsed() >= t)
-    {
-        return None;
+/// A reusable alpha-beta searcher: its transposition table survives between
+/// searches (call [`AlphaBeta::clear`] for a fresh start, e.g. a new game).
+pub struct AlphaBeta<G: Game> {
+    tt: TranspositionTable,
+    killers: Killers<G::Move>,
+    history: History,
+    /// Per-ply move buffers, reused across the search.
+    moves: Vec<Vec<G::Move>>,
+    /// Per-ply ordering buffers: (ordering score, index into the move buffer).
+    order: Vec<Vec<(i32, usize)>>,
+    /// Triangular principal-variation table.
+    pv: Vec<Vec<G::Move>>,
+}
+
+/// A root move and what the current iteration learned about it.
+struct RootMove<M> {
+    mv: M,
+    /// Exact value at the current depth, or `-INF` when unknown (failed low).
+    value: i32,
+    /// Principal variation starting with `mv`.
+    pv: Vec<M>,
+}
+
+/// State of one call to [`AlphaBeta::search`].
+struct Run<'a, 'p, M> {
+    clock: Clock<'a>,
+    progress: &'p mut dyn FnMut(&Info<M>),
+    seldepth: u32,
+    /// The latest report (last completed iteration), resent on periodic reports.
+    last: Info<M>,
+}
+
+impl<M: Clone> Run<'_, '_, M> {
+    /// Sends the latest best-so-far report with current counters.
+    fn report(&mut self) {
+        self.clock.reported();
+        if self.last.lines.is_empty() {
+            return;
+        }
+        self.last.nodes = self.clock.nodes();
+        self.last.elapsed = self.clock.elapsed();
+        self.last.seldepth = self.last.seldepth.max(self.seldepth);
+        (self.progress)(&self.last);
     }
-    if let Some(outcome) = pos.outcome() {
-        return Some(match outcome.result {
-            crate::GameResult::Draw => 0,
-            crate::GameResult::Win(p) if p == pos.side_to_move() => MATE - ply,
-            crate::GameResult::Win(_) => -(MATE - ply),
-        });
-    }
-    if depth == 0 {
-        return Some(pos.evaluate());
-    }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    let mut best = -MATE - 1;
-    for mv in &moves {
-        let v = -negamax(
-            &pos.play_unchecked(mv),
-            depth - 1,
-            ply + 1,
-            -beta,
-            -alpha,
-            limits,
-            stop,
-            start,
-            nodes,
-        )?;
-        best = best.max(v);
-        alpha = alpha.max(v);
-        if alpha >= beta {
-            break;
+}
+
+impl<G: Game> AlphaBeta<G> {
+    /// A searcher with a transposition table of about `tt_megabytes` MB.
+    pub fn new(tt_megabytes: usize) -> Self {
+        let plies = MAX_DEPTH as usize + 2;
+        AlphaBeta {
+            tt: TranspositionTable::new(tt_megabytes),
+            killers: Killers::new(plies),
+            history: History::new(),
+            moves: (0..plies).map(|_| Vec::new()).collect(),
+            order: (0..plies).map(|_| Vec::new()).collect(),
+            pv: (0..plies).map(|_| Vec::new()).collect(),
         }
     }
-    Some(best)
+
+    /// Forgets everything learned (transposition table, killers, history).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.clear();
+        self.history.clear();
+    }
+
+    /// Searches `pos` within `limits` until done or `stop` is set.
+    ///
+    /// Calls `progress` after each completed depth, and at least every
+    /// `limits.report_every` with the best result so far; returns the final
+    /// report. Depth 1 always completes unless the stop flag interrupts it
+    /// (node and time budgets apply from depth 2). When a later iteration is
+    /// interrupted, the result of the last completed one is kept, except that
+    /// with a single PV a better move already searched in full at the new
+    /// depth replaces it. When no root move has been searched at all, the
+    /// first legal move is returned. The lines are empty only if there is no
+    /// legal move. A depth limit of 0 counts as 1, and `multipv` is clamped
+    /// to between 1 and the number of legal moves. With no limit at all, a
+    /// search that finishes (a proven result or [`MAX_DEPTH`]) waits for the
+    /// stop flag before returning; its report then has `stopped == false`.
+    ///
+    /// Reports never say [`Score::Draw`]: a draw scores `Centi(0)`, like a
+    /// balanced evaluation.
+    pub fn search(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Info<G::Move> {
+        self.tt.new_search();
+        self.killers.clear();
+        self.history.clear();
+        let mut run = Run {
+            clock: Clock::new(limits, stop),
+            progress,
+            seldepth: 0,
+            last: Info {
+                depth: 0,
+                seldepth: 0,
+                nodes: 0,
+                elapsed: Default::default(),
+                lines: Vec::new(),
+                stopped: false,
+            },
+        };
+        let mut roots: Vec<RootMove<G::Move>> = Vec::new();
+        let _ = pos.for_each_move(&mut |mv| {
+            roots.push(RootMove {
+                mv,
+                value: -INF,
+                pv: Vec::new(),
+            });
+            std::ops::ControlFlow::Continue(())
+        });
+        let mut report = run.last.clone();
+        if !roots.is_empty() {
+            let multipv = limits.multipv.clamp(1, roots.len());
+            let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+            for depth in 1..=max_depth {
+                run.clock.set_enforce_budgets(depth > 1);
+                match self.iterate(pos, &mut roots, depth, multipv, &mut run) {
+                    Ok(()) => {
+                        report.depth = depth;
+                        report.lines = roots[..multipv].iter().map(|r| root_line(pos, r)).collect();
+                        report.seldepth = run.seldepth;
+                        report.nodes = run.clock.nodes();
+                        report.elapsed = run.clock.elapsed();
+                        run.last = report.clone();
+                        run.clock.reported();
+                        (run.progress)(&report);
+                        if proven(&report.lines, depth) {
+                            break;
+                        }
+                    }
+                    Err(partial) => {
+                        if let Some(line) = partial {
+                            if multipv == 1 || report.lines.is_empty() {
+                                report.lines = vec![root_line(pos, &line)];
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if report.lines.is_empty() {
+                report.lines = vec![Line {
+                    score: Score::Centi(pos.evaluate().clamp(-EVAL_BOUND, EVAL_BOUND)),
+                    moves: vec![roots[0].mv.clone()],
+                    visits: 0,
+                }];
+            }
+        }
+        report.stopped = run.clock.stopped();
+        if Clock::unbounded(limits) && !report.stopped {
+            while !run.clock.flag_set() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        report.seldepth = report.seldepth.max(run.seldepth);
+        report.nodes = run.clock.nodes();
+        report.elapsed = run.clock.elapsed();
+        report
+    }
+
+    /// One iteration at `depth`: fills the first `multipv` root moves with exact
+    /// values, best first. On a stop, returns the best root move whose exact
+    /// value at this depth is known from the first line's search, if any.
+    ///
+    /// From depth [`ASPIRATION_MIN_DEPTH`] each line is first searched in a
+    /// narrow window around the previous iteration's score of that rank,
+    /// widened on failure until the value falls strictly inside it.
+    fn iterate(
+        &mut self,
+        pos: &G,
+        roots: &mut [RootMove<G::Move>],
+        depth: u32,
+        multipv: usize,
+        run: &mut Run<'_, '_, G::Move>,
+    ) -> Result<(), Option<RootMove<G::Move>>> {
+        if !run.clock.check_now() {
+            return Err(None);
+        }
+        let previous: Vec<i32> = roots[..multipv].iter().map(|r| r.value).collect();
+        for pv_idx in 0..multipv {
+            let guess = previous[pv_idx];
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && guess.abs() < EVAL_BOUND
+            {
+                (guess - delta, guess + delta)
+            } else {
+                (-INF, INF)
+            };
+            loop {
+                let v = self
+                    .root_pass(pos, roots, pv_idx, depth, alpha, beta, run)
+                    .map_err(|partial| partial.filter(|_| pv_idx == 0))?;
+                if v <= alpha && alpha > -INF {
+                    alpha = (v - delta).max(-INF);
+                } else if v >= beta && beta < INF {
+                    beta = (v + delta).min(INF);
+                } else {
+                    break;
+                }
+                delta = delta.saturating_mul(4);
+                if delta > ASPIRATION_MAX_DELTA {
+                    (alpha, beta) = (-INF, INF);
+                }
+            }
+            // Stable: moves that failed low keep their previous order.
+            roots[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.value));
+        }
+        Ok(())
+    }
+
+    /// Searches the root moves from `first` on within `(alpha, beta)`; returns
+    /// the best value found (a bound when outside the window). Moves whose value
+    /// is exact get it (others get `-INF`); a move failing high is moved first.
+    /// On a stop, returns the best move with an exact value.
+    #[allow(clippy::too_many_arguments)]
+    fn root_pass(
+        &mut self,
+        pos: &G,
+        roots: &mut [RootMove<G::Move>],
+        first: usize,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        run: &mut Run<'_, '_, G::Move>,
+    ) -> Result<i32, Option<RootMove<G::Move>>> {
+        for r in roots[first..].iter_mut() {
+            r.value = -INF;
+        }
+        let mut best_value = -INF;
+        let mut best_exact: Option<usize> = None;
+        for i in first..roots.len() {
+            let child = pos.play_unchecked(&roots[i].mv);
+            let mut v = if i == first {
+                -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run)
+            } else {
+                -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false, run)
+            };
+            if i != first && v > alpha && v < beta && !run.clock.stopped() {
+                v = -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run);
+            }
+            if run.clock.stopped() {
+                return Err(best_exact.map(|b| RootMove {
+                    mv: roots[b].mv.clone(),
+                    value: roots[b].value,
+                    pv: roots[b].pv.clone(),
+                }));
+            }
+            best_value = best_value.max(v);
+            if v >= beta {
+                roots[first..=i].rotate_right(1);
+                return Ok(v);
+            }
+            if v > alpha {
+                alpha = v;
+                best_exact = Some(i);
+                let r = &mut roots[i];
+                r.value = v;
+                r.pv.clear();
+                r.pv.push(r.mv.clone());
+                r.pv.extend(self.pv[1].iter().cloned());
+            }
+        }
+        Ok(best_value)
+    }
+
+    /// Negamax value of `pos` from its side to move, `ply` plies from the root,
+    /// searched `depth` plies deep within `(alpha, beta)`. Returns 0 once the
+    /// search is stopped (callers check the clock).
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+        run: &mut Run<'_, '_, G::Move>,
+    ) -> i32 {
+        let p = ply as usize;
+        self.pv[p].clear();
+        if !run.clock.tick() {
+            return 0;
+        }
+        if run.clock.take_report_due() {
+            run.report();
+        }
+        run.seldepth = run.seldepth.max(ply);
+        if let Some(outcome) = pos.outcome() {
+            return terminal_value(outcome, pos.side_to_move(), ply);
+        }
+        if depth == 0 || ply >= MAX_DEPTH {
+            return pos.evaluate().clamp(-EVAL_BOUND, EVAL_BOUND);
+        }
+        // Mate-distance pruning: no result here beats a win next ply or a loss now.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let alpha_orig = alpha;
+        let key = pos.hash();
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.probe(key, ply) {
+            tt_move = e.mv;
+            if !pv_node && e.depth >= depth {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if usable {
+                    return e.value;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            // A game should report an outcome when nobody can move; if it does not,
+            // fall back to the static evaluation.
+            self.moves[p] = moves;
+            return pos.evaluate().clamp(-EVAL_BOUND, EVAL_BOUND);
+        }
+        let side = pos.side_to_move();
+        let mut order = std::mem::take(&mut self.order[p]);
+        order.clear();
+        for (i, mv) in moves.iter().enumerate() {
+            let score = if i == usize::from(tt_move) {
+                TT_MOVE_SCORE
+            } else {
+                match self.killers.bonus(p, mv) {
+                    0 => self.history.score(side, mv),
+                    k => k,
+                }
+            };
+            order.push((score, i));
+        }
+        order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+
+        let mut best = -INF;
+        let mut best_idx = usize::MAX;
+        for n in 0..order.len() {
+            let idx = order[n].1;
+            let child = pos.play_unchecked(&moves[idx]);
+            let mut v = if n == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, pv_node, run)
+            } else {
+                -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, false, run)
+            };
+            if n > 0 && pv_node && v > alpha && v < beta && !run.clock.stopped() {
+                v = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, true, run);
+            }
+            if run.clock.stopped() {
+                self.moves[p] = moves;
+                self.order[p] = order;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_idx = idx;
+                if v > alpha {
+                    alpha = v;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(p + 1);
+                        let line = &mut head[p];
+                        line.clear();
+                        line.push(moves[idx].clone());
+                        line.extend(tail[0].iter().cloned());
+                    }
+                    if alpha >= beta {
+                        if idx != usize::from(tt_move) {
+                            self.killers.record(p, &moves[idx]);
+                        }
+                        self.history.update(side, &moves[idx], depth, true);
+                        for &(_, tried) in &order[..n] {
+                            self.history.update(side, &moves[tried], depth, false);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let mv = match bound {
+            Bound::Upper => NO_MOVE,
+            _ => u16::try_from(best_idx).unwrap_or(NO_MOVE),
+        };
+        self.tt.store(key, ply, depth, bound, best, mv);
+        self.moves[p] = moves;
+        self.order[p] = order;
+        best
+    }
+}
+
+/// The value of a finished game for `side` (to move), `ply` plies from the root.
+fn terminal_value(outcome: Outcome, side: Player, ply: u32) -> i32 {
+    match outcome.result {
+        GameResult::Draw => 0,
+        GameResult::Win(p) if p == side => MATE - ply as i32,
+        GameResult::Win(_) => -(MATE - ply as i32),
+    }
+}
+
+/// A root move's report line, its PV cut at the first move that does not replay legally.
+fn root_line<G: Game>(pos: &G, root: &RootMove<G::Move>) -> Line<G::Move> {
+    let mut moves = Vec::with_capacity(root.pv.len());
+    let mut cur = pos.clone();
+    for mv in &root.pv {
+        match cur.play(mv) {
+            Ok(next) => {
+                moves.push(mv.clone());
+                cur = next;
+            }
+            Err(_) => break,
+        }
+    }
+    if moves.is_empty() {
+        moves.push(root.mv.clone());
+    }
+    Line {
+        score: Score::from_value(root.value),
+        moves,
+        visits: 0,
+    }
+}
+
+/// Whether every reported line is a forced result within `depth` plies, so
+/// deeper iterations cannot change it.
+fn proven<M>(lines: &[Line<M>], depth: u32) -> bool {
+    lines
+        .iter()
+        .all(|l| matches!(l.score, Score::Mate(n) if n.unsigned_abs() <= depth))
 }

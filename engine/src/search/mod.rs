@@ -6,6 +6,13 @@
 use std::time::Duration;
 
 pub mod alphabeta;
+mod clock;
+pub mod mcts;
+mod ordering;
+mod tt;
+
+#[cfg(test)]
+mod tests;
 
 /// Scores at or beyond this magnitude (in centi-units) encode a forced result.
 pub const MATE: i32 = 1_000_000;

@@ -1,0 +1,254 @@
+//! Monte Carlo tree search (UCT with uniformly random playouts) over any [`Game`].
+//!
+//! Each iteration walks down the tree by UCB1, adds one new node, plays a
+//! random game from it to the end (or [`PLAYOUT_LIMIT`] plies, then scores the
+//! position by its static evaluation) and backs the result up. Randomness comes
+//! only from a ChaCha8 generator seeded with [`Limits::seed`], so a search with
+//! a node budget and no time limit is deterministic.
+//!
+//! Budgets: `limits.nodes` counts iterations (playouts), `limits.movetime` and
+//! the stop flag apply as usual; `limits.depth` is not used. The report gives
+//! the iteration count as `depth` and `nodes`, the most visited root moves as
+//! lines with their visit counts, and a score from the win rate.
+
+use std::sync::atomic::AtomicBool;
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::clock::Clock;
+use super::{Info, Limits, Line, Score};
+use crate::{Game, GameResult, Player};
+
+/// Playouts longer than this many plies are scored by static evaluation.
+pub const PLAYOUT_LIMIT: u32 = 512;
+/// The UCB1 exploration constant.
+const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+/// The tree stops growing at this many nodes (iterations then only refine it).
+const MAX_TREE_NODES: usize = 1 << 22;
+/// Win rates are clamped into `[MIN_RATE, 1 - MIN_RATE]` before becoming centi-units.
+const MIN_RATE: f64 = 0.001;
+
+/// One tree node: the position reached by `mv` from the parent.
+struct Node<M> {
+    mv: Option<M>,
+    parent: usize,
+    children: Vec<usize>,
+    /// Legal moves not yet expanded (in random order); `None` until first visited.
+    untried: Option<Vec<M>>,
+    /// Who played `mv` (the parent's side to move).
+    mover: Player,
+    visits: u64,
+    /// Sum of rewards (1 win, 0.5 draw, 0 loss) for `mover`.
+    reward: f64,
+}
+
+/// Searches `pos` by UCT within `limits` until a budget is spent or `stop` is
+/// set; calls `progress` at least every `limits.report_every` and returns the
+/// final report. Stopped before any playout, it reports the first legal move.
+pub fn search<G: Game>(
+    pos: &G,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Info<G::Move>),
+) -> Info<G::Move> {
+    let mut clock = Clock::new(limits, stop);
+    let mut rng = ChaCha8Rng::seed_from_u64(limits.seed);
+    let mut tree = vec![Node {
+        mv: None,
+        parent: usize::MAX,
+        children: Vec::new(),
+        untried: None,
+        mover: pos.side_to_move().opponent(),
+        visits: 0,
+        reward: 0.0,
+    }];
+    let mut buffer = Vec::new();
+    let mut seldepth = 0;
+    let has_moves = pos
+        .for_each_move(&mut |_| std::ops::ControlFlow::Break(()))
+        .is_break();
+    while has_moves && clock.tick() {
+        let (leaf, reached, depth) = descend(pos, &mut tree, &mut rng);
+        seldepth = seldepth.max(depth);
+        let white_reward = playout(reached, &mut rng, &mut buffer);
+        let mut node = leaf;
+        while node != usize::MAX {
+            let n = &mut tree[node];
+            n.visits += 1;
+            n.reward += match n.mover {
+                Player::One => white_reward,
+                Player::Two => 1.0 - white_reward,
+            };
+            node = n.parent;
+        }
+        if clock.take_report_due() {
+            clock.reported();
+            progress(&report(&tree, limits, &clock, seldepth));
+        }
+    }
+    let mut info = report(&tree, limits, &clock, seldepth);
+    if info.lines.is_empty() && has_moves {
+        let mut first = None;
+        let _ = pos.for_each_move(&mut |mv| {
+            first = Some(mv);
+            std::ops::ControlFlow::Break(())
+        });
+        info.lines = first
+            .map(|mv| Line {
+                score: Score::Centi(pos.evaluate()),
+                moves: vec![mv],
+                visits: 0,
+            })
+            .into_iter()
+            .collect();
+    }
+    info
+}
+
+/// Selects down the tree by UCB1 and expands one node; returns the new (or
+/// terminal) node, its position and its depth.
+fn descend<G: Game>(
+    root: &G,
+    tree: &mut Vec<Node<G::Move>>,
+    rng: &mut ChaCha8Rng,
+) -> (usize, G, u32) {
+    let mut node = 0;
+    let mut pos = root.clone();
+    let mut depth = 0;
+    loop {
+        if tree[node].untried.is_none() {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            moves.shuffle(rng);
+            tree[node].untried = Some(moves);
+        }
+        let room = tree.len() < MAX_TREE_NODES;
+        if let Some(mv) = room
+            .then(|| tree[node].untried.as_mut().and_then(Vec::pop))
+            .flatten()
+        {
+            let child = pos.play_unchecked(&mv);
+            let id = tree.len();
+            tree.push(Node {
+                mv: Some(mv),
+                parent: node,
+                children: Vec::new(),
+                untried: None,
+                mover: pos.side_to_move(),
+                visits: 0,
+                reward: 0.0,
+            });
+            tree[node].children.push(id);
+            return (id, child, depth + 1);
+        }
+        if tree[node].children.is_empty() {
+            return (node, pos, depth);
+        }
+        let log_n = (tree[node].visits.max(1) as f64).ln();
+        let mut best = tree[node].children[0];
+        let mut best_ucb = f64::NEG_INFINITY;
+        for &c in &tree[node].children {
+            let child = &tree[c];
+            let visits = child.visits.max(1) as f64;
+            let ucb = child.reward / visits + EXPLORATION * (log_n / visits).sqrt();
+            if ucb > best_ucb {
+                best_ucb = ucb;
+                best = c;
+            }
+        }
+        let mv = tree[best].mv.as_ref().expect("non-root nodes have a move");
+        pos = pos.play_unchecked(mv);
+        node = best;
+        depth += 1;
+    }
+}
+
+/// Plays uniformly random moves to the end; returns the reward of `Player::One`.
+fn playout<G: Game>(mut pos: G, rng: &mut ChaCha8Rng, buffer: &mut Vec<G::Move>) -> f64 {
+    for _ in 0..PLAYOUT_LIMIT {
+        if let Some(outcome) = pos.outcome() {
+            return match outcome.result {
+                GameResult::Win(Player::One) => 1.0,
+                GameResult::Win(Player::Two) => 0.0,
+                GameResult::Draw => 0.5,
+            };
+        }
+        buffer.clear();
+        pos.legal_moves(buffer);
+        if buffer.is_empty() {
+            break;
+        }
+        let mv = &buffer[rng.random_range(0..buffer.len())];
+        pos = pos.play_unchecked(mv);
+    }
+    if let Some(outcome) = pos.outcome() {
+        return match outcome.result {
+            GameResult::Win(Player::One) => 1.0,
+            GameResult::Win(Player::Two) => 0.0,
+            GameResult::Draw => 0.5,
+        };
+    }
+    let p = Score::Centi(pos.evaluate()).win_probability();
+    match pos.side_to_move() {
+        Player::One => p,
+        Player::Two => 1.0 - p,
+    }
+}
+
+/// The report: the most visited root moves (best first) with their lines.
+fn report<M: Clone>(
+    tree: &[Node<M>],
+    limits: &Limits,
+    clock: &Clock<'_>,
+    seldepth: u32,
+) -> Info<M> {
+    let mut roots: Vec<usize> = tree[0]
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| tree[c].visits > 0)
+        .collect();
+    roots.sort_by(|&a, &b| {
+        tree[b]
+            .visits
+            .cmp(&tree[a].visits)
+            .then(tree[b].reward.total_cmp(&tree[a].reward))
+    });
+    let lines = roots
+        .iter()
+        .take(limits.multipv.max(1))
+        .map(|&c| {
+            let mut moves = Vec::new();
+            let mut node = c;
+            loop {
+                moves.extend(tree[node].mv.clone());
+                match tree[node].children.iter().max_by_key(|&&k| tree[k].visits) {
+                    Some(&next) if tree[next].visits > 0 => node = next,
+                    _ => break,
+                }
+            }
+            let n = &tree[c];
+            Line {
+                score: rate_to_score(n.reward / n.visits as f64),
+                moves,
+                visits: n.visits,
+            }
+        })
+        .collect();
+    Info {
+        depth: u32::try_from(clock.nodes()).unwrap_or(u32::MAX),
+        seldepth,
+        nodes: clock.nodes(),
+        elapsed: clock.elapsed(),
+        lines,
+        stopped: clock.stopped(),
+    }
+}
+
+/// Centi-units whose [`Score::win_probability`] is the win rate `rate`.
+fn rate_to_score(rate: f64) -> Score {
+    let r = rate.clamp(MIN_RATE, 1.0 - MIN_RATE);
+    Score::Centi((400.0 * (r / (1.0 - r)).ln()).round() as i32)
+}

@@ -1,0 +1,99 @@
+//! Monte Carlo tree search on the toy games.
+
+use std::sync::atomic::AtomicBool;
+
+use super::games::{Nim, TicTacToe};
+use crate::search::mcts::search;
+use crate::search::{Info, Limits, Score};
+use crate::Game;
+
+fn run<G: Game>(pos: &G, nodes: u64, seed: u64, multipv: usize) -> Info<G::Move> {
+    let limits = Limits {
+        nodes: Some(nodes),
+        seed,
+        multipv,
+        ..Limits::default()
+    };
+    search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+#[test]
+fn finds_the_winning_nim_move() {
+    for seed in 0..4 {
+        for (heap, winning) in [(5, 1), (6, 2), (7, 3), (9, 1)] {
+            let info = run(&Nim::new(heap, 3), 3000, seed, 1);
+            assert_eq!(info.best_move(), Some(&winning), "seed {seed} heap {heap}");
+            let Some(Score::Centi(cp)) = info.score() else {
+                panic!("expected a centi score")
+            };
+            assert!(
+                cp > 0,
+                "heap {heap}: the winning move scores well, got {cp}"
+            );
+        }
+    }
+}
+
+#[test]
+fn finds_the_tictactoe_fork() {
+    for seed in 0..4 {
+        let info = run(&TicTacToe::parse("X.O.O...X"), 4000, seed, 1);
+        assert_eq!(info.best_move(), Some(&6), "seed {seed}");
+    }
+}
+
+#[test]
+fn deterministic_for_a_seed_and_node_budget() {
+    let pos = TicTacToe::empty();
+    let a = run(&pos, 2000, 42, 3);
+    let b = run(&pos, 2000, 42, 3);
+    assert_eq!(a.lines, b.lines);
+    assert_eq!(
+        (a.nodes, a.depth, a.seldepth),
+        (b.nodes, b.depth, b.seldepth)
+    );
+    assert_eq!(a.nodes, 2000);
+    assert!(a.stopped);
+    assert_eq!(a.lines.len(), 3);
+    assert!(a.lines.windows(2).all(|w| w[0].visits >= w[1].visits));
+    let total: u64 = a.lines.iter().map(|l| l.visits).sum();
+    assert!(total <= 2000 && total > 0);
+    let mut firsts: Vec<u8> = a.lines.iter().map(|l| l.moves[0]).collect();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn stopped_before_any_playout_returns_the_first_legal_move() {
+    let stop = AtomicBool::new(true);
+    let info = search(&TicTacToe::empty(), &Limits::default(), &stop, &mut |_| {});
+    assert_eq!(info.best_move(), Some(&0));
+    assert_eq!(info.nodes, 0);
+    assert!(info.stopped);
+}
+
+#[test]
+fn finished_game_has_no_lines() {
+    let info = run(&Nim::new(0, 3), 100, 0, 1);
+    assert!(info.lines.is_empty());
+}
+
+#[test]
+fn periodic_progress_reports() {
+    let limits = Limits {
+        nodes: Some(2000),
+        report_every: Some(std::time::Duration::ZERO),
+        ..Limits::default()
+    };
+    let mut reports = Vec::new();
+    let info = search(
+        &TicTacToe::empty(),
+        &limits,
+        &AtomicBool::new(false),
+        &mut |i| reports.push((i.nodes, i.lines.len())),
+    );
+    assert!(reports.len() >= 2000 / 256, "{} reports", reports.len());
+    assert!(reports.windows(2).all(|w| w[0].0 < w[1].0));
+    assert!(reports.iter().all(|r| r.1 == 1));
+    assert_eq!(info.nodes, 2000);
+}
