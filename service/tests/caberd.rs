@@ -1,5 +1,5 @@
 //! The `caberd` binary: listens where asked (port 0 = a free port), prints the
-//! real address, and serves the API there.
+//! real address, serves the API there and stops cleanly on SIGTERM.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -7,10 +7,11 @@ use std::process::{Command, Stdio};
 use caber_service::proto::game_engine_client::GameEngineClient;
 use caber_service::proto::ListGamesRequest;
 
+#[cfg(unix)]
 #[tokio::test]
 async fn caberd_prints_its_real_address_and_serves_there() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_caberd"))
-        .args(["--listen", "127.0.0.1:0"])
+        .args(["--listen", "127.0.0.1:0", "--shutdown-grace-ms", "5000"])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -33,7 +34,22 @@ async fn caberd_prints_its_real_address_and_serves_there() {
         Ok::<_, Box<dyn std::error::Error>>(games.games.len())
     }
     .await;
-    child.kill().unwrap();
-    child.wait().unwrap();
+    // SIGTERM (what container runtimes send) stops it cleanly.
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let status = match term {
+        // Waited for off the runtime, which must keep serving the client's
+        // connection during the graceful shutdown.
+        Ok(s) if s.success() => tokio::task::spawn_blocking(move || child.wait())
+            .await
+            .unwrap()
+            .unwrap(),
+        _ => {
+            child.kill().unwrap();
+            panic!("cannot send SIGTERM: {term:?}");
+        }
+    };
     assert!(result.unwrap() >= 1);
+    assert!(status.success(), "caberd exited with {status} on SIGTERM");
 }
