@@ -1,0 +1,334 @@
+//! Formations and the claim proof.
+//!
+//! A side's strength is one number, `formation * 64 + total`, with formations
+//! 4 colour run, 3 three (four) of a kind, 2 colour, 1 run, 0 sum; under
+//! Blind-Man's Bluff only the total counts. Elite troops take the owner's best
+//! value. [`max_strength`] finds the best completion of a side from a pool of
+//! unseen cards by checking formations from the strongest down (for each, the
+//! highest total first), so the first feasible one is the answer; a complete
+//! side is the special case of an empty completion.
+
+use super::cards::Card;
+
+/// Strength of a formation: `formation * 64 + total`.
+pub type Strength = u16;
+
+/// Unseen cards a side may still be completed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Pool {
+    /// Bit `id` set for each unseen clan card.
+    pub clan: u64,
+    /// Unseen Jokers (0..=2); a side with a Joker can take none.
+    pub jokers: u8,
+    /// Whether the Spy is unseen.
+    pub spy: bool,
+    /// Whether the Shield-bearer is unseen.
+    pub shield: bool,
+}
+
+const ELITE_VALUES: [u8; 3] = [9, 7, 3];
+
+fn compat(elite: usize, rank: u8) -> bool {
+    match elite {
+        0 => true,
+        1 => rank == 7,
+        _ => rank <= 3,
+    }
+}
+
+fn rank_mask(rank: u8) -> u64 {
+    (0..6).fold(0u64, |m, c| m | 1u64 << (c * 9 + rank as u64 - 1))
+}
+
+fn colour_mask(colour: u8) -> u64 {
+    0x1ffu64 << (colour as u64 * 9)
+}
+
+/// Clan cards (colour, rank) and elite troops (Joker, Spy, Shield counts) of a side.
+struct Parts {
+    clan: Vec<(u8, u8)>,
+    elites: [u8; 3],
+}
+
+fn parts(side: &[Card]) -> Parts {
+    let mut p = Parts {
+        clan: Vec::with_capacity(4),
+        elites: [0; 3],
+    };
+    for &c in side {
+        match (c.colour(), c.rank()) {
+            (Some(col), Some(r)) => p.clan.push((col, r)),
+            _ if c == Card::JOKER => p.elites[0] += 1,
+            _ if c == Card::SPY => p.elites[1] += 1,
+            _ => p.elites[2] += 1,
+        }
+    }
+    p
+}
+
+/// Can the `slots` (ranks) be covered, using every elite in `must` (counts)
+/// exactly once, any elites in `may` at most once, and `avail(rank)` clan cards?
+fn fill(slots: &[u8], must: [u8; 3], may: [bool; 3], avail: &dyn Fn(u8) -> bool) -> bool {
+    let Some((&r, rest)) = slots.split_first() else {
+        return must == [0; 3];
+    };
+    if must.iter().map(|&x| x as usize).sum::<usize>() > slots.len() {
+        return false;
+    }
+    for e in 0..3 {
+        if must[e] > 0 && compat(e, r) {
+            let mut m = must;
+            m[e] -= 1;
+            if fill(rest, m, may, avail) {
+                return true;
+            }
+        }
+    }
+    if avail(r) && fill(rest, must, may, avail) {
+        return true;
+    }
+    for e in 0..3 {
+        if may[e] && compat(e, r) {
+            let mut y = may;
+            y[e] = false;
+            if fill(rest, must, y, avail) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Sum of the best `m` values among pool clan cards in `mask` and the usable pool elites.
+fn top_values(mask: u64, may: [bool; 3], m: usize) -> Option<u16> {
+    let mut counts = [0usize; 10];
+    for r in 1..=9u8 {
+        counts[r as usize] = (mask & rank_mask(r)).count_ones() as usize;
+    }
+    for e in 0..3 {
+        if may[e] {
+            counts[ELITE_VALUES[e] as usize] += 1;
+        }
+    }
+    let mut need = m;
+    let mut total = 0u16;
+    for r in (1..=9usize).rev() {
+        let take = counts[r].min(need);
+        total += (take * r) as u16;
+        need -= take;
+    }
+    (need == 0).then_some(total)
+}
+
+/// The strongest formation that `side` can reach with `n` cards, adding cards
+/// from `pool` (which must not contain the side's own cards); `None` if it
+/// cannot be completed. With `blind`, only the total counts.
+pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option<Strength> {
+    if side.len() > n {
+        return None;
+    }
+    let p = parts(side);
+    let m = n - side.len();
+    let may = [pool.jokers > 0 && p.elites[0] == 0, pool.spy, pool.shield];
+    let clan_sum: u16 = p.clan.iter().map(|&(_, r)| r as u16).sum();
+    let elite_sum: u16 = (0..3)
+        .map(|e| p.elites[e] as u16 * ELITE_VALUES[e] as u16)
+        .sum();
+    let fixed = clan_sum + elite_sum;
+    if blind {
+        return top_values(pool.clan, may, m).map(|t| fixed + t);
+    }
+    let run_total = |s: u8| (s..s + n as u8).map(|r| r as u16).sum::<u16>();
+    // Slots of the run s..s+n not taken by the clan cards, if they fit.
+    let run_slots = |s: u8| -> Option<Vec<u8>> {
+        let mut taken = 0u16;
+        for &(_, r) in &p.clan {
+            if r < s || r >= s + n as u8 || taken & (1 << r) != 0 {
+                return None;
+            }
+            taken |= 1 << r;
+        }
+        Some((s..s + n as u8).filter(|r| taken & (1 << r) == 0).collect())
+    };
+    // Colour run.
+    for s in (1..=(10 - n as u8)).rev() {
+        let Some(slots) = run_slots(s) else { continue };
+        for c in 0..6u8 {
+            if p.clan.iter().any(|&(col, _)| col != c) {
+                continue;
+            }
+            let avail = |r: u8| pool.clan & (1u64 << (c as u64 * 9 + r as u64 - 1)) != 0;
+            if fill(&slots, p.elites, may, &avail) {
+                return Some(4 * 64 + run_total(s));
+            }
+        }
+    }
+    // Three (four) of a kind.
+    for v in (1..=9u8).rev() {
+        if p.clan.iter().any(|&(_, r)| r != v) || (0..3).any(|e| p.elites[e] > 0 && !compat(e, v)) {
+            continue;
+        }
+        let have = (pool.clan & rank_mask(v)).count_ones() as usize
+            + (0..3).filter(|&e| may[e] && compat(e, v)).count();
+        if have >= m {
+            return Some(3 * 64 + n as u16 * v as u16);
+        }
+    }
+    // Colour.
+    let mut best: Option<u16> = None;
+    for c in 0..6u8 {
+        if p.clan.iter().any(|&(col, _)| col != c) {
+            continue;
+        }
+        if let Some(t) = top_values(pool.clan & colour_mask(c), may, m) {
+            best = best.max(Some(fixed + t));
+        }
+    }
+    if let Some(t) = best {
+        return Some(2 * 64 + t);
+    }
+    // Run.
+    for s in (1..=(10 - n as u8)).rev() {
+        let Some(slots) = run_slots(s) else { continue };
+        let avail = |r: u8| pool.clan & rank_mask(r) != 0;
+        if fill(&slots, p.elites, may, &avail) {
+            return Some(64 + run_total(s));
+        }
+    }
+    // Sum.
+    top_values(pool.clan, may, m).map(|t| fixed + t)
+}
+
+/// The strength of a complete side (elite troops at the owner's best).
+pub fn strength(side: &[Card], blind: bool) -> Strength {
+    max_strength(side, side.len(), blind, &Pool::default()).unwrap_or(0)
+}
+
+/// Whether a side at `claimant` strength (complete, completed before the
+/// opponent's) is safe: no completion of `opponent` to `n` cards from `pool`
+/// beats it (a tie goes to the claimant).
+pub fn proof(claimant: Strength, opponent: &[Card], n: usize, blind: bool, pool: &Pool) -> bool {
+    max_strength(opponent, n, blind, pool).is_none_or(|s| s <= claimant)
+}
+
+/// The name of a formation from a strength, for diagrams and messages.
+pub fn formation_name(s: Strength, blind: bool) -> &'static str {
+    if blind {
+        return "sum";
+    }
+    match s / 64 {
+        4 => "colour run",
+        3 => "of a kind",
+        2 => "colour",
+        1 => "run",
+        _ => "sum",
+    }
+}
+
+/// Slow reference implementations used to cross-check the fast ones.
+#[cfg(test)]
+pub mod reference {
+    use super::*;
+
+    /// Strength of concrete (colour, rank) cards.
+    pub fn concrete(cards: &[(u8, u8)], blind: bool) -> Strength {
+        let total: u16 = cards.iter().map(|&(_, r)| r as u16).sum();
+        if blind {
+            return total;
+        }
+        let mut ranks: Vec<u8> = cards.iter().map(|&(_, r)| r).collect();
+        ranks.sort();
+        let flush = cards.iter().all(|&(c, _)| c == cards[0].0);
+        let run = ranks.windows(2).all(|w| w[1] == w[0] + 1);
+        let kind = ranks.iter().all(|&r| r == ranks[0]);
+        let f = if flush && run {
+            4
+        } else if kind {
+            3
+        } else if flush {
+            2
+        } else if run {
+            1
+        } else {
+            0
+        };
+        f * 64 + total
+    }
+
+    /// Every concrete (colour, rank) a card may stand for.
+    fn options(card: Card) -> Vec<(u8, u8)> {
+        if let (Some(c), Some(r)) = (card.colour(), card.rank()) {
+            return vec![(c, r)];
+        }
+        let ranks: Vec<u8> = if card == Card::JOKER {
+            (1..=9).collect()
+        } else if card == Card::SPY {
+            vec![7]
+        } else {
+            (1..=3).collect()
+        };
+        (0..6)
+            .flat_map(|c| ranks.iter().map(move |&r| (c, r)))
+            .collect()
+    }
+
+    /// Best strength of complete cards by trying every elite value.
+    pub fn best(cards: &[Card], blind: bool) -> Strength {
+        fn go(cards: &[Card], acc: &mut Vec<(u8, u8)>, blind: bool) -> Strength {
+            match cards.split_first() {
+                None => concrete(acc, blind),
+                Some((&c, rest)) => {
+                    let mut b = 0;
+                    for o in options(c) {
+                        acc.push(o);
+                        b = b.max(go(rest, acc, blind));
+                        acc.pop();
+                    }
+                    b
+                }
+            }
+        }
+        go(cards, &mut Vec::new(), blind)
+    }
+
+    /// Best completion by trying every subset of the pool.
+    pub fn max_completion(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option<Strength> {
+        let mut items: Vec<Card> = (0..54u8)
+            .filter(|&i| pool.clan & (1u64 << i) != 0)
+            .filter_map(Card::from_id)
+            .collect();
+        if pool.jokers > 0 && !side.contains(&Card::JOKER) {
+            items.push(Card::JOKER);
+        }
+        if pool.spy {
+            items.push(Card::SPY);
+        }
+        if pool.shield {
+            items.push(Card::SHIELD);
+        }
+        fn go(
+            items: &[Card],
+            need: usize,
+            acc: &mut Vec<Card>,
+            blind: bool,
+            best: &mut Option<Strength>,
+        ) {
+            if need == 0 {
+                let s = super::reference::best(acc, blind);
+                *best = (*best).max(Some(s));
+                return;
+            }
+            for i in 0..items.len() {
+                acc.push(items[i]);
+                go(&items[i + 1..], need - 1, acc, blind, best);
+                acc.pop();
+            }
+        }
+        let mut best = None;
+        if side.len() <= n {
+            let mut acc = side.to_vec();
+            go(&items, n - side.len(), &mut acc, blind, &mut best);
+        }
+        best
+    }
+}
