@@ -38,9 +38,11 @@ const MAX_ROLLOUT: usize = 1000;
 /// The search's candidate moves: each action with every draw choice, claiming all it can.
 fn candidates(board: &Board, hand: &[Card], deck_len: [usize; 2]) -> Vec<Move> {
     let mut out = Vec::new();
-    for action in moves::actions(board, hand, deck_len) {
+    let (pre, actions) = moves::claim_all_actions(board, hand, deck_len);
+    for action in actions {
         for draw in moves::draw_options(board, deck_len) {
-            let mv = moves::full_claim_move(board, action, deck_len, draw.unwrap_or(Deck::Clan));
+            let mv =
+                moves::full_claim_move(board, pre, action, deck_len, draw.unwrap_or(Deck::Clan));
             if !out.contains(&mv) {
                 out.push(mv);
             }
@@ -64,14 +66,14 @@ fn random_move(
     deck_len: [usize; 2],
     rng: &mut impl Rng,
 ) -> Option<Move> {
-    let acts = moves::actions(board, hand, deck_len);
+    let (pre, acts) = moves::claim_all_actions(board, hand, deck_len);
     let action = *acts.choose(rng)?;
     let prefer = if rng.random::<bool>() {
         Deck::Clan
     } else {
         Deck::Tactic
     };
-    Some(moves::full_claim_move(board, action, deck_len, prefer))
+    Some(moves::full_claim_move(board, pre, action, deck_len, prefer))
 }
 
 fn view_decks(view: &View) -> [usize; 2] {
@@ -101,9 +103,10 @@ pub fn greedy_player(view: &View) -> Option<Move> {
     let decks = view_decks(view);
     let pool = board.unseen_pool();
     let mut best: Option<(i64, Move)> = None;
-    for action in moves::actions(board, view.hand(), decks) {
-        let mv = moves::full_claim_move(board, action, decks, Deck::Clan);
-        let mut after = board.clone();
+    let (pre, actions) = moves::claim_all_actions(board, view.hand(), decks);
+    for action in actions {
+        let mv = moves::full_claim_move(board, pre, action, decks, Deck::Clan);
+        let mut after = moves::with_claims(board, pre);
         moves::apply_table(&mut after, &action);
         for i in 0..9 {
             if mv.claims & (1 << i) != 0 {

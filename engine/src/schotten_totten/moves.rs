@@ -405,22 +405,21 @@ pub(crate) fn apply<H: Hidden>(board: &mut Board, hidden: &mut H, mv: &Move) {
     board.to_move = board.to_move.opponent();
 }
 
-/// The claim set a move with `action` may take (a subset of it).
-pub(crate) fn claim_options(board: &Board, action: &Action) -> u16 {
-    let me = board.to_move;
-    if board.variant.expert() {
-        return if matches!(action, Action::Return { .. }) {
-            0
-        } else {
-            board.claimable_set(me)
-        };
-    }
+/// The stones claimable after `action` (non-expert: claims follow the card).
+fn claims_after(board: &Board, action: &Action) -> u16 {
     if matches!(action, Action::Recruiter { .. }) {
         return 0;
     }
     let mut after = board.clone();
     apply_table(&mut after, action);
-    after.claimable_set(me)
+    after.claimable_set(board.to_move)
+}
+
+/// The board with `claims` claimed by the side to move.
+pub(crate) fn with_claims(board: &Board, claims: u16) -> Board {
+    let mut b = board.clone();
+    claim(&mut b, claims);
+    b
 }
 
 /// Calls `f` with every legal move of the side to move holding `hand`.
@@ -433,51 +432,83 @@ pub(crate) fn for_each_move(
     if board.outcome().is_some() {
         return ControlFlow::Continue(());
     }
-    let expert_claims = board
-        .variant
-        .expert()
-        .then(|| board.claimable_set(board.to_move));
-    for action in actions(board, hand, deck_len) {
-        let set = match (expert_claims, &action) {
-            (_, Action::Return { .. }) if board.variant.expert() => 0,
-            (Some(s), _) => s,
-            (None, _) => claim_options(board, &action),
-        };
+    let emit = |claims: u16, action: Action, f: &mut dyn FnMut(Move) -> ControlFlow<()>| {
         let draws_list = if draws(&action) {
             draw_options(board, deck_len)
         } else {
             vec![None]
         };
+        for draw in draws_list {
+            f(Move {
+                claims,
+                action,
+                draw,
+            })?;
+        }
+        ControlFlow::Continue(())
+    };
+    let subsets = |set: u16| {
+        let mut out = vec![set];
         let mut sub = set;
-        loop {
-            for &draw in &draws_list {
-                f(Move {
-                    claims: sub,
-                    action,
-                    draw,
-                })?;
-            }
-            if sub == 0 {
-                break;
-            }
+        while sub != 0 {
             sub = (sub - 1) & set;
+            out.push(sub);
+        }
+        out
+    };
+    if board.variant.expert() {
+        // Claims first, then the card on the table as claimed.
+        let pre = if board.phase == Phase::Return {
+            0
+        } else {
+            board.claimable_set(board.to_move)
+        };
+        for sub in subsets(pre) {
+            let claimed = with_claims(board, sub);
+            for action in actions(&claimed, hand, deck_len) {
+                emit(sub, action, f)?;
+            }
+        }
+    } else {
+        for action in actions(board, hand, deck_len) {
+            for sub in subsets(claims_after(board, &action)) {
+                emit(sub, action, f)?;
+            }
         }
     }
     ControlFlow::Continue(())
 }
 
-/// The move with `action` claiming everything it may, drawing from `draw`
+/// The moves that claim everything they can, one per action (of `claimed`,
+/// the board after the expert's opening claims `pre`), drawing from `prefer`
 /// when that deck is a choice (else the only choice).
+pub(crate) fn claim_all_actions(
+    board: &Board,
+    hand: &[Card],
+    deck_len: [usize; 2],
+) -> (u16, Vec<Action>) {
+    if board.variant.expert() && board.phase == Phase::Play {
+        let pre = board.claimable_set(board.to_move);
+        (pre, actions(&with_claims(board, pre), hand, deck_len))
+    } else {
+        (0, actions(board, hand, deck_len))
+    }
+}
+
+/// The move playing `action` (from [`claim_all_actions`], with its `pre`
+/// claims) and claiming everything it can, drawing from `prefer` when that
+/// deck is a choice (else the only choice).
 pub(crate) fn full_claim_move(
     board: &Board,
+    pre: u16,
     action: Action,
     deck_len: [usize; 2],
     prefer: Deck,
 ) -> Move {
-    let claims = if board.variant.expert() && matches!(action, Action::Return { .. }) {
-        0
+    let claims = if board.variant.expert() {
+        pre
     } else {
-        claim_options(board, &action)
+        claims_after(board, &action)
     };
     let draw = if draws(&action) {
         let opts = draw_options(board, deck_len);
