@@ -225,6 +225,80 @@ pub fn formation_name(s: Strength, blind: bool) -> &'static str {
     }
 }
 
+/// Timings of [`proof`] on random hard cases, for the CLI benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofBench {
+    /// Cases run.
+    pub cases: usize,
+    /// Cases where the claim was proven.
+    pub proven: usize,
+    /// Total time.
+    pub total: std::time::Duration,
+    /// Slowest single proof.
+    pub worst: std::time::Duration,
+}
+
+/// Runs [`proof`] on `cases` random hard positions from `seed`: a complete
+/// claimant side (3 or 4 cards, sometimes Blind-Man's Bluff) against an
+/// opponent side of 0-2 cards (elite troops included), with every other
+/// clan card and elite troop unseen. Timing only; no assertion.
+pub fn bench_proof(cases: usize, seed: u64) -> ProofBench {
+    use rand::seq::SliceRandom;
+    use rand::Rng;
+    use rand_chacha::rand_core::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut out = ProofBench {
+        cases,
+        proven: 0,
+        total: std::time::Duration::ZERO,
+        worst: std::time::Duration::ZERO,
+    };
+    let mut deck: Vec<Card> = Card::all().filter(|c| c.is_clan()).collect();
+    for _ in 0..cases {
+        deck.shuffle(&mut rng);
+        let n = if rng.random_range(0..3) == 0 { 4 } else { 3 };
+        let blind = rng.random_range(0..5) == 0;
+        // Claimant: often a strong formation (a colour run from a random start).
+        let claimant: Vec<Card> = if rng.random::<bool>() {
+            let c = rng.random_range(0..6u8);
+            let s = rng.random_range(1..=(10 - n as u8));
+            (s..s + n as u8).filter_map(|r| Card::clan(c, r)).collect()
+        } else {
+            deck[..n].to_vec()
+        };
+        let k = rng.random_range(0..3usize);
+        let mut opponent: Vec<Card> = deck
+            .iter()
+            .filter(|c| !claimant.contains(c))
+            .take(k)
+            .copied()
+            .collect();
+        let mut pool = Pool {
+            clan: (1u64 << 54) - 1,
+            jokers: 2,
+            spy: true,
+            shield: true,
+        };
+        if k > 0 && rng.random::<bool>() {
+            opponent[0] = Card::JOKER;
+            pool.jokers = 1;
+        }
+        for c in claimant.iter().chain(&opponent) {
+            if c.is_clan() {
+                pool.clan &= !(1u64 << c.id());
+            }
+        }
+        let mine = strength(&claimant, blind);
+        let t = std::time::Instant::now();
+        let ok = proof(mine, &opponent, n, blind, &pool);
+        let dt = t.elapsed();
+        out.proven += ok as usize;
+        out.total += dt;
+        out.worst = out.worst.max(dt);
+    }
+    out
+}
+
 /// Slow reference implementations used to cross-check the fast ones.
 #[cfg(test)]
 pub mod reference {

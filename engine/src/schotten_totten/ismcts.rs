@@ -237,6 +237,27 @@ pub fn search(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Info<Move>),
 ) -> Info<Move> {
+    if view.board().to_move != view.viewer() {
+        return Info {
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            lines: Vec::new(),
+            stopped: false,
+        };
+    }
+    tree_search(view, limits, stop, progress)
+}
+
+/// The search from the side to move's point of view, whoever that is (its
+/// moves at the root are sampled with its hand when it is not the viewer).
+fn tree_search(
+    view: &View,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Info<Move>),
+) -> Info<Move> {
     let start = Instant::now();
     let mut info = Info {
         depth: 0,
@@ -246,11 +267,15 @@ pub fn search(
         lines: Vec::new(),
         stopped: false,
     };
-    if view.outcome().is_some() || view.board().to_move != view.viewer() {
+    if view.outcome().is_some() {
         return info;
     }
-    let me = view.viewer();
-    let root_moves = candidates(view.board(), view.hand(), view_decks(view));
+    let me = view.board().to_move;
+    let root_moves = if me == view.viewer() {
+        candidates(view.board(), view.hand(), view_decks(view))
+    } else {
+        Vec::new()
+    };
     for mv in &root_moves {
         let mut v = view.clone();
         let mut board = v.board.clone();
@@ -413,14 +438,17 @@ fn fill_lines(tree: &[Node], multipv: usize, info: &mut Info<Move>) {
         .collect();
 }
 
-/// The viewer's winning chance (0..1) by the same search.
+/// The viewer's winning chance (0..1) by the same search (when the opponent
+/// is to move, from the opponent's best root move, its hand sampled).
 pub fn evaluate(view: &View, limits: &Limits, stop: &AtomicBool) -> f64 {
     if let Some(o) = view.outcome() {
         return reward(o.result, view.viewer());
     }
-    let info = search(view, limits, stop, &mut |_| {});
-    match info.score() {
-        Some(s) => s.win_probability(),
-        None => 0.5,
+    let info = tree_search(view, limits, stop, &mut |_| {});
+    let p = info.score().map_or(0.5, |s| s.win_probability());
+    if view.board().to_move == view.viewer() {
+        p
+    } else {
+        1.0 - p
     }
 }

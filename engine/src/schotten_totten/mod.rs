@@ -47,12 +47,17 @@
 //! (`!` marks a card the other player knows is there) and decks list cards
 //! bottom first (`=1`, `=2`, `=12`: who knows the card's place). In a view,
 //! unknown hand cards are `?` and a deck is `SIZE[:POS=CARD,...]` (known
-//! cards by position from the bottom). Example (classic, after one turn):
+//! cards by position from the bottom). Example:
 //!
 //! ```text
-//! full turn:2 pass:0 tc:0,0 st::::-/:::-/G5::::-/:::-/... h1:B1,... h2:... dc:R4,... dt: x:
-//! view:2 turn:2 pass:0 tc:0,0 st:... h1:?,?,?,?,?,? h2:B2,... dc:41 dt:0 x:
+//! full turn:2 pass:0 tc:0,0 st::::-/:::-/:::-/:::-/:::-/R3,G6::G9:-/:::-/:::-/:::- h1:R6,R8,Y4,Y9,K3,K8 h2:B9,R5,Y6,Y8,P7,P9 dc:P3,Y2,B3,K7,Y3,K2,G4,R9,Y1,P1,B6,R2,R1,G1,K1,G3,P2,P5,B1,P8,R7,K9,K4,B8,Y5,P4,B2,R4,G2,G7,K6,B7,Y7,P6,B4,K5,B5,G5,G8 dt: x:
+//! view:2 turn:2 pass:0 tc:0,0 st::::-/:::-/:::-/:::-/:::-/R3,G6::G9:-/:::-/:::-/:::- h1:?,?,?,?,?,? h2:B9,R5,Y6,Y8,P7,P9 dc:39 dt:0 x:
 //! ```
+//!
+//! (classic, seed 42, after `p:R3@6`, `p:G9@6`, `p:G6@6`: the full state,
+//! then second's view). A tactics stone such as `G7,G8,G9*:BM:R1,R2,R3:1`
+//! holds both combat modes, both sides complete (first's first) and is
+//! claimed by first.
 //!
 //! # Rule decisions (beyond RULES.md)
 //! - Recruiter chooses its deck split up front; it may be played whatever the

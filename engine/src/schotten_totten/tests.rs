@@ -967,6 +967,20 @@ fn hidden_cards_do_not_change_answers() {
         // And the same seed gives the same answer again.
         let again = super::ismcts::search(&va, &limits, &stop, &mut |_| {});
         assert_eq!(again.lines, ia.lines);
+        // With second to move, first's evaluation still ignores second's hand.
+        let m = all_moves(&a)[0];
+        let (a2, b2) = (
+            a.clone().play(&m).expect("legal"),
+            b.clone().play(&m).expect("legal"),
+        );
+        assert_eq!(a2.view(ONE), b2.view(ONE));
+        let e2 = super::ismcts::evaluate(&a2.view(ONE), &limits, &stop);
+        assert_eq!(e2, super::ismcts::evaluate(&b2.view(ONE), &limits, &stop));
+        assert!(
+            super::ismcts::search(&a2.view(ONE), &limits, &stop, &mut |_| {})
+                .lines
+                .is_empty()
+        );
     }
 }
 
@@ -1243,4 +1257,37 @@ proptest::proptest! {
             s = s.play_unchecked(&m);
         }
     }
+}
+
+#[test]
+fn proof_bench_runs() {
+    let b = super::formation::bench_proof(200, 1);
+    assert_eq!(b.cases, 200);
+    // Random hard cases: some are proven, some are not.
+    assert!(b.proven > 0 && b.proven < 200, "{b:?}");
+}
+
+/// The examples of the module documentation.
+const DOC_FULL: &str = "full turn:2 pass:0 tc:0,0 st::::-/:::-/:::-/:::-/:::-/R3,G6::G9:-/:::-/:::-/:::- h1:R6,R8,Y4,Y9,K3,K8 h2:B9,R5,Y6,Y8,P7,P9 dc:P3,Y2,B3,K7,Y3,K2,G4,R9,Y1,P1,B6,R2,R1,G1,K1,G3,P2,P5,B1,P8,R7,K9,K4,B8,Y5,P4,B2,R4,G2,G7,K6,B7,Y7,P6,B4,K5,B5,G5,G8 dt: x:";
+const DOC_VIEW: &str = "view:2 turn:2 pass:0 tc:0,0 st::::-/:::-/:::-/:::-/:::-/R3,G6::G9:-/:::-/:::-/:::- h1:?,?,?,?,?,? h2:B9,R5,Y6,Y8,P7,P9 dc:39 dt:0 x:";
+
+#[test]
+fn documented_examples() {
+    let mut s = FullState::start(Variant::Classic, 42);
+    for text in ["p:R3@6", "p:G9@6 d:clan", "p:G6@6 d:clan"] {
+        s = play(s, text);
+    }
+    assert_eq!(s.to_notation(), DOC_FULL);
+    assert_eq!(s.view(TWO).to_notation(), DOC_VIEW);
+    assert_eq!(
+        FullState::from_notation(Variant::Classic, DOC_FULL),
+        Ok(s.clone())
+    );
+    assert_eq!(
+        super::View::from_notation(Variant::Classic, DOC_VIEW),
+        Ok(s.view(TWO))
+    );
+    let d = s.diagram();
+    assert!(d.contains("R3 G6   6  ..  G9"), "{d}");
+    assert!(s.diagram_ansi(true).contains("\x1b[31mR3\x1b[0m"));
 }
