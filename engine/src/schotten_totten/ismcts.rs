@@ -23,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::board::{Board, Deck};
 use super::cards::Card;
-use super::formation::max_strength;
+use super::formation::{max_strength, Pool};
 use super::moves::{self, Action, Move};
 use super::state::{FullState, View};
 use super::Variant;
@@ -32,6 +32,8 @@ use crate::{Game, GameResult, Player};
 
 /// UCB exploration constant.
 const EXPLORATION: f64 = 0.7;
+/// Weight of the heuristic prior (progressive bias).
+const BIAS: f64 = 2.0;
 /// Safety cap on rollout turns (games end far sooner).
 const MAX_ROLLOUT: usize = 1000;
 
@@ -74,6 +76,93 @@ fn random_move(
         Deck::Tactic
     };
     Some(moves::full_claim_move(board, pre, action, deck_len, prefer))
+}
+
+/// How good a troop play looks: the best formation still reachable on its
+/// stone (the card removed from the unseen pool), against the opponent's
+/// best there, then the cards committed.
+fn play_score(board: &Board, pool: &Pool, card: Card, stone: u8) -> i64 {
+    let me = board.to_move;
+    let st = &board.stones[stone as usize];
+    let mut side = st.sides[me.index()].clone();
+    side.push(card);
+    let mut pool = *pool;
+    if card.is_clan() {
+        pool.clan &= !(1u64 << card.id());
+    }
+    let n = st.required();
+    let pot = max_strength(&side, n, st.blind, &pool).unwrap_or(0) as i64;
+    let theirs =
+        max_strength(&st.sides[me.opponent().index()], n, st.blind, &pool).unwrap_or(0) as i64;
+    pot * 16 + (pot - theirs).clamp(-64, 64) * 8 + side.len() as i64
+        - if card.is_clan() { 0 } else { 200 }
+}
+
+/// The rollout policy: mostly the troop play with the best [`play_score`]
+/// (other cards only when no troop fits), sometimes a random action; claims
+/// everything it can; draws mostly from the clan deck.
+fn rollout_move(
+    board: &Board,
+    hand: &[Card],
+    deck_len: [usize; 2],
+    rng: &mut impl Rng,
+) -> Option<Move> {
+    let (pre, acts) = moves::claim_all_actions(board, hand, deck_len);
+    let action = if rng.random_range(0..8) == 0 {
+        *acts.choose(rng)?
+    } else {
+        let pool = board.unseen_pool();
+        let mut best: Option<(i64, Action)> = None;
+        for &a in &acts {
+            let score = match a {
+                Action::Play { card, stone } if card.is_troop() => {
+                    play_score(board, &pool, card, stone)
+                }
+                Action::Pass | Action::Discard { .. } | Action::Return { .. } => 0,
+                _ => -1,
+            } * 4
+                + rng.random_range(0..4);
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, a));
+            }
+        }
+        best?.1
+    };
+    let prefer = if rng.random_range(0..4) == 0 {
+        Deck::Tactic
+    } else {
+        Deck::Clan
+    };
+    Some(moves::full_claim_move(board, pre, action, deck_len, prefer))
+}
+
+/// A prior in 0..1 for a search move: troop plays by the formation they keep
+/// reachable, a bonus per claim; other cards lower.
+fn prior(board: &Board, pool: &Pool, mv: &Move) -> f64 {
+    let base = match mv.action {
+        Action::Play { card, stone } if card.is_troop() => {
+            let me = board.to_move;
+            let st = &board.stones[stone as usize];
+            let mut side = st.sides[me.index()].clone();
+            side.push(card);
+            let mut pool = *pool;
+            if card.is_clan() {
+                pool.clan &= !(1u64 << card.id());
+            }
+            let pot = max_strength(&side, st.required(), st.blind, &pool).unwrap_or(0) as f64;
+            let theirs = max_strength(
+                &st.sides[me.opponent().index()],
+                st.required(),
+                st.blind,
+                &pool,
+            )
+            .unwrap_or(0) as f64;
+            (pot / 300.0 + (pot - theirs).clamp(-64.0, 64.0) / 256.0).clamp(0.0, 1.0)
+        }
+        Action::Pass | Action::Discard { .. } | Action::Return { .. } => 0.5,
+        _ => 0.3,
+    };
+    (base + 0.25 * mv.claims.count_ones() as f64).min(1.0)
 }
 
 fn view_decks(view: &View) -> [usize; 2] {
@@ -212,6 +301,8 @@ struct Node {
     visits: u32,
     avail: u32,
     reward: f64,
+    /// Heuristic value of `mv` (0..1), a progressive bias.
+    prior: f64,
 }
 
 fn centi(win_rate: f64) -> i32 {
@@ -298,6 +389,7 @@ fn tree_search(
         visits: 0,
         avail: 0,
         reward: 0.0,
+        prior: 0.0,
     }];
     let mut last_report = Instant::now();
     let mut iterations = 0u64;
@@ -332,7 +424,16 @@ fn tree_search(
                 }
             }
             let mover = s.side_to_move();
-            if let Some(&m) = unexpanded.choose(&mut rng) {
+            // Progressive widening: a node opens new moves as its visits grow.
+            let widen = 2 + (1.5 * (tree[node].visits as f64).sqrt()) as usize;
+            if !unexpanded.is_empty() && (avail.len() < widen || avail.is_empty()) {
+                // Expand the most promising new move (ties at random).
+                let pool = s.board().unseen_pool();
+                let (m, p) = unexpanded
+                    .iter()
+                    .map(|m| (*m, prior(s.board(), &pool, m) + rng.random_range(0.0..0.01)))
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .expect("not empty");
                 tree.push(Node {
                     mv: Some(m),
                     player: mover,
@@ -340,6 +441,7 @@ fn tree_search(
                     visits: 0,
                     avail: 1,
                     reward: 0.0,
+                    prior: p,
                 });
                 let id = tree.len() - 1;
                 tree[node].children.push(id);
@@ -349,9 +451,10 @@ fn tree_search(
             }
             let Some(&c) = avail.iter().max_by(|&&a, &&b| {
                 let ucb = |n: &Node| {
-                    n.reward / n.visits.max(1) as f64
-                        + EXPLORATION
-                            * ((n.avail.max(1) as f64).ln() / n.visits.max(1) as f64).sqrt()
+                    let v = n.visits.max(1) as f64;
+                    n.reward / v
+                        + EXPLORATION * ((n.avail.max(1) as f64).ln() / v).sqrt()
+                        + BIAS * n.prior / (v + 1.0)
                 };
                 ucb(&tree[a]).total_cmp(&ucb(&tree[b]))
             }) else {
@@ -369,7 +472,7 @@ fn tree_search(
             let b = s.board().clone();
             let hand = s.hand(b.to_move);
             let decks = [s.deck_len(Deck::Clan), s.deck_len(Deck::Tactic)];
-            match random_move(&b, &hand, decks, &mut rng) {
+            match rollout_move(&b, &hand, decks, &mut rng) {
                 Some(m) => s = s.play_unchecked(&m),
                 None => break,
             }
