@@ -46,18 +46,30 @@ fn colour_mask(colour: u8) -> u64 {
 
 /// Clan cards (colour, rank) and elite troops (Joker, Spy, Shield counts) of a side.
 struct Parts {
-    clan: Vec<(u8, u8)>,
+    clan_buf: [(u8, u8); 4],
+    n_clan: usize,
     elites: [u8; 3],
 }
 
+impl Parts {
+    fn clan(&self) -> &[(u8, u8)] {
+        &self.clan_buf[..self.n_clan]
+    }
+}
+
+/// Splits a side of at most four cards.
 fn parts(side: &[Card]) -> Parts {
     let mut p = Parts {
-        clan: Vec::with_capacity(4),
+        clan_buf: [(0, 0); 4],
+        n_clan: 0,
         elites: [0; 3],
     };
-    for &c in side {
+    for &c in side.iter().take(4) {
         match (c.colour(), c.rank()) {
-            (Some(col), Some(r)) => p.clan.push((col, r)),
+            (Some(col), Some(r)) => {
+                p.clan_buf[p.n_clan] = (col, r);
+                p.n_clan += 1;
+            }
             _ if c == Card::JOKER => p.elites[0] += 1,
             _ if c == Card::SPY => p.elites[1] += 1,
             _ => p.elites[2] += 1,
@@ -122,15 +134,16 @@ fn top_values(mask: u64, may: [bool; 3], m: usize) -> Option<u16> {
 
 /// The strongest formation that `side` can reach with `n` cards, adding cards
 /// from `pool` (which must not contain the side's own cards); `None` if it
-/// cannot be completed. With `blind`, only the total counts.
+/// cannot be completed (or `n` is not 1..=4). With `blind`, only the total counts.
 pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option<Strength> {
-    if side.len() > n {
+    if side.len() > n || !(1..=4).contains(&n) {
         return None;
     }
     let p = parts(side);
+    let clan = p.clan();
     let m = n - side.len();
     let may = [pool.jokers > 0 && p.elites[0] == 0, pool.spy, pool.shield];
-    let clan_sum: u16 = p.clan.iter().map(|&(_, r)| r as u16).sum();
+    let clan_sum: u16 = clan.iter().map(|&(_, r)| r as u16).sum();
     let elite_sum: u16 = (0..3)
         .map(|e| p.elites[e] as u16 * ELITE_VALUES[e] as u16)
         .sum();
@@ -140,32 +153,41 @@ pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option
     }
     let run_total = |s: u8| (s..s + n as u8).map(|r| r as u16).sum::<u16>();
     // Slots of the run s..s+n not taken by the clan cards, if they fit.
-    let run_slots = |s: u8| -> Option<Vec<u8>> {
+    let run_slots = |s: u8| -> Option<([u8; 4], usize)> {
         let mut taken = 0u16;
-        for &(_, r) in &p.clan {
+        for &(_, r) in clan {
             if r < s || r >= s + n as u8 || taken & (1 << r) != 0 {
                 return None;
             }
             taken |= 1 << r;
         }
-        Some((s..s + n as u8).filter(|r| taken & (1 << r) == 0).collect())
+        let mut slots = [0u8; 4];
+        let mut k = 0;
+        for r in (s..s + n as u8).filter(|r| taken & (1 << r) == 0) {
+            slots[k] = r;
+            k += 1;
+        }
+        Some((slots, k))
     };
     // Colour run.
     for s in (1..=(10 - n as u8)).rev() {
-        let Some(slots) = run_slots(s) else { continue };
+        let Some((slots, k)) = run_slots(s) else {
+            continue;
+        };
+        let slots = &slots[..k];
         for c in 0..6u8 {
-            if p.clan.iter().any(|&(col, _)| col != c) {
+            if clan.iter().any(|&(col, _)| col != c) {
                 continue;
             }
             let avail = |r: u8| pool.clan & (1u64 << (c as u64 * 9 + r as u64 - 1)) != 0;
-            if fill(&slots, p.elites, may, &avail) {
+            if fill(slots, p.elites, may, &avail) {
                 return Some(4 * 64 + run_total(s));
             }
         }
     }
     // Three (four) of a kind.
     for v in (1..=9u8).rev() {
-        if p.clan.iter().any(|&(_, r)| r != v) || (0..3).any(|e| p.elites[e] > 0 && !compat(e, v)) {
+        if clan.iter().any(|&(_, r)| r != v) || (0..3).any(|e| p.elites[e] > 0 && !compat(e, v)) {
             continue;
         }
         let have = (pool.clan & rank_mask(v)).count_ones() as usize
@@ -177,7 +199,7 @@ pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option
     // Colour.
     let mut best: Option<u16> = None;
     for c in 0..6u8 {
-        if p.clan.iter().any(|&(col, _)| col != c) {
+        if clan.iter().any(|&(col, _)| col != c) {
             continue;
         }
         if let Some(t) = top_values(pool.clan & colour_mask(c), may, m) {
@@ -189,9 +211,12 @@ pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option
     }
     // Run.
     for s in (1..=(10 - n as u8)).rev() {
-        let Some(slots) = run_slots(s) else { continue };
+        let Some((slots, k)) = run_slots(s) else {
+            continue;
+        };
+        let slots = &slots[..k];
         let avail = |r: u8| pool.clan & rank_mask(r) != 0;
-        if fill(&slots, p.elites, may, &avail) {
+        if fill(slots, p.elites, may, &avail) {
             return Some(64 + run_total(s));
         }
     }

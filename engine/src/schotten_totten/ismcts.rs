@@ -34,6 +34,8 @@ use crate::{Game, GameResult, Player};
 const EXPLORATION: f64 = 0.7;
 /// Weight of the heuristic prior (progressive bias).
 const BIAS: f64 = 2.0;
+/// Without `report_every`, progress is reported every this many iterations.
+const REPORT_ITERATIONS: u64 = 1000;
 /// Safety cap on rollout turns (games end far sooner).
 const MAX_ROLLOUT: usize = 1000;
 
@@ -78,28 +80,72 @@ fn random_move(
     Some(moves::full_claim_move(board, pre, action, deck_len, prefer))
 }
 
-/// How good a troop play looks: the best formation still reachable on its
-/// stone (the card removed from the unseen pool), against the opponent's
-/// best there, then the cards committed.
-fn play_score(board: &Board, pool: &Pool, card: Card, stone: u8) -> i64 {
-    let me = board.to_move;
-    let st = &board.stones[stone as usize];
-    let mut side = st.sides[me.index()].clone();
-    side.push(card);
-    let mut pool = *pool;
-    if card.is_clan() {
-        pool.clan &= !(1u64 << card.id());
-    }
-    let n = st.required();
-    let pot = max_strength(&side, n, st.blind, &pool).unwrap_or(0) as i64;
-    let theirs =
-        max_strength(&st.sides[me.opponent().index()], n, st.blind, &pool).unwrap_or(0) as i64;
-    pot * 16 + (pot - theirs).clamp(-64, 64) * 8 + side.len() as i64
-        - if card.is_clan() { 0 } else { 200 }
+/// Troop-play evaluation for one position: the unseen pool and, per stone,
+/// the opponent's best reachable strength.
+struct Scorer<'a> {
+    board: &'a Board,
+    pool: Pool,
+    theirs: [i64; 9],
 }
 
-/// The rollout policy: mostly the troop play with the best [`play_score`]
-/// (other cards only when no troop fits), sometimes a random action; claims
+impl<'a> Scorer<'a> {
+    fn new(board: &'a Board) -> Self {
+        let pool = board.unseen_pool();
+        let opp = board.to_move.opponent();
+        let theirs = std::array::from_fn(|i| {
+            let st = &board.stones[i];
+            if st.claimed.is_some() {
+                return 0;
+            }
+            max_strength(&st.sides[opp.index()], st.required(), st.blind, &pool).unwrap_or(0) as i64
+        });
+        Scorer {
+            board,
+            pool,
+            theirs,
+        }
+    }
+
+    /// The best formation still reachable with `card` on `stone` (the card
+    /// taken out of the unseen pool) and its margin over the opponent's best.
+    fn play(&self, card: Card, stone: u8) -> (i64, i64) {
+        let st = &self.board.stones[stone as usize];
+        let mut side = [card; 4];
+        let mine = &st.sides[self.board.to_move.index()];
+        let k = mine.len().min(3);
+        side[..k].copy_from_slice(&mine[..k]);
+        let mut pool = self.pool;
+        if card.is_clan() {
+            pool.clan &= !(1u64 << card.id());
+        }
+        let pot = max_strength(&side[..k + 1], st.required(), st.blind, &pool).unwrap_or(0) as i64;
+        (pot, (pot - self.theirs[stone as usize]).clamp(-64, 64))
+    }
+
+    /// A score for the rollout policy: reachable formation, margin, commitment.
+    fn rollout_score(&self, card: Card, stone: u8) -> i64 {
+        let (pot, margin) = self.play(card, stone);
+        let len = self.board.stones[stone as usize].sides[self.board.to_move.index()].len() as i64;
+        pot * 16 + margin * 8 + len - if card.is_clan() { 0 } else { 200 }
+    }
+
+    /// A prior in 0..1 for a search move: troop plays by the formation they
+    /// keep reachable and their margin, a bonus per claim; other cards lower.
+    fn prior(&self, mv: &Move) -> f64 {
+        let base = match mv.action {
+            Action::Play { card, stone } if card.is_troop() => {
+                let (pot, margin) = self.play(card, stone);
+                (pot as f64 / 300.0 + margin as f64 / 256.0).clamp(0.0, 1.0)
+            }
+            Action::Pass | Action::Discard { .. } | Action::Return { .. } => 0.5,
+            _ => 0.3,
+        };
+        (base + 0.25 * mv.claims.count_ones() as f64).min(1.0)
+    }
+}
+
+/// The rollout policy: mostly the troop play with the best score (other
+/// cards only when no troop fits), sometimes a random action; claims
 /// everything it can; draws mostly from the clan deck.
 fn rollout_move(
     board: &Board,
@@ -111,12 +157,12 @@ fn rollout_move(
     let action = if rng.random_range(0..8) == 0 {
         *acts.choose(rng)?
     } else {
-        let pool = board.unseen_pool();
+        let scorer = Scorer::new(board);
         let mut best: Option<(i64, Action)> = None;
         for &a in &acts {
             let score = match a {
                 Action::Play { card, stone } if card.is_troop() => {
-                    play_score(board, &pool, card, stone)
+                    scorer.rollout_score(card, stone)
                 }
                 Action::Pass | Action::Discard { .. } | Action::Return { .. } => 0,
                 _ => -1,
@@ -134,35 +180,6 @@ fn rollout_move(
         Deck::Clan
     };
     Some(moves::full_claim_move(board, pre, action, deck_len, prefer))
-}
-
-/// A prior in 0..1 for a search move: troop plays by the formation they keep
-/// reachable, a bonus per claim; other cards lower.
-fn prior(board: &Board, pool: &Pool, mv: &Move) -> f64 {
-    let base = match mv.action {
-        Action::Play { card, stone } if card.is_troop() => {
-            let me = board.to_move;
-            let st = &board.stones[stone as usize];
-            let mut side = st.sides[me.index()].clone();
-            side.push(card);
-            let mut pool = *pool;
-            if card.is_clan() {
-                pool.clan &= !(1u64 << card.id());
-            }
-            let pot = max_strength(&side, st.required(), st.blind, &pool).unwrap_or(0) as f64;
-            let theirs = max_strength(
-                &st.sides[me.opponent().index()],
-                st.required(),
-                st.blind,
-                &pool,
-            )
-            .unwrap_or(0) as f64;
-            (pot / 300.0 + (pot - theirs).clamp(-64.0, 64.0) / 256.0).clamp(0.0, 1.0)
-        }
-        Action::Pass | Action::Discard { .. } | Action::Return { .. } => 0.5,
-        _ => 0.3,
-    };
-    (base + 0.25 * mv.claims.count_ones() as f64).min(1.0)
 }
 
 fn view_decks(view: &View) -> [usize; 2] {
@@ -428,10 +445,10 @@ fn tree_search(
             let widen = 2 + (1.5 * (tree[node].visits as f64).sqrt()) as usize;
             if !unexpanded.is_empty() && (avail.len() < widen || avail.is_empty()) {
                 // Expand the most promising new move (ties at random).
-                let pool = s.board().unseen_pool();
+                let scorer = Scorer::new(s.board());
                 let (m, p) = unexpanded
                     .iter()
-                    .map(|m| (*m, prior(s.board(), &pool, m) + rng.random_range(0.0..0.01)))
+                    .map(|m| (*m, scorer.prior(m) + rng.random_range(0.0..0.01)))
                     .max_by(|a, b| a.1.total_cmp(&b.1))
                     .expect("not empty");
                 tree.push(Node {
@@ -486,10 +503,11 @@ fn tree_search(
         tree[0].visits += 1;
         info.nodes = iterations;
         info.depth = iterations.min(u32::MAX as u64) as u32;
-        if limits
-            .report_every
-            .is_some_and(|every| last_report.elapsed() >= every)
-        {
+        let due = match limits.report_every {
+            Some(every) => last_report.elapsed() >= every,
+            None => iterations % REPORT_ITERATIONS == 0,
+        };
+        if due {
             last_report = Instant::now();
             fill_lines(&tree, limits.multipv, &mut info);
             info.elapsed = start.elapsed();

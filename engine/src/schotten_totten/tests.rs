@@ -861,6 +861,13 @@ fn impossible_positions_are_rejected() {
             .any(|p| p.contains("stone 2: claimed with an incomplete side")),
         "{p:?}"
     );
+    // An overfull claimed side is reported, not a crash.
+    assert!(good.contains("st:G1,G2,G3*::B1,B2,B3:-"), "{good}");
+    let over = good.replace(
+        "st:G1,G2,G3*::B1,B2,B3:-",
+        "st:G1,G2,G3,R1,R2,R3,R4,R5,R6::B1,B2,B3*:1",
+    );
+    assert!(!problems(Variant::Tactics, &over).is_empty());
     // Counters out of range.
     let p = problems(
         Variant::Tactics,
