@@ -505,7 +505,7 @@ fn tree_search(
         info.depth = iterations.min(u32::MAX as u64) as u32;
         let due = match limits.report_every {
             Some(every) => last_report.elapsed() >= every,
-            None => iterations % REPORT_ITERATIONS == 0,
+            None => iterations.is_multiple_of(REPORT_ITERATIONS),
         };
         if due {
             last_report = Instant::now();
