@@ -244,6 +244,14 @@ pub fn greedy_player(view: &View) -> Option<Move> {
     best.map(|(_, m)| m)
 }
 
+/// The ISMCTS player: the best move of [`search`] within `limits`.
+pub fn ismcts_player(view: &View, limits: &Limits) -> Option<Move> {
+    let stop = AtomicBool::new(false);
+    search(view, limits, &stop, &mut |_| {})
+        .best_move()
+        .copied()
+}
+
 /// Counts of a match between two players.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchResult {

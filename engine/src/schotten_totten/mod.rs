@@ -31,6 +31,9 @@
 //! - `c:3,4` claims stones 3 and 4; `d:clan` / `d:tactic` the draw (may be
 //!   left out when there is a single choice).
 //!
+//! Parts may come in any order; moves are written card first (`p:G9@1 c:1,2
+//! d:clan`), or claims first in `expert` (`c:2 p:G9@1 d:clan`).
+//!
 //! Cards: colour letter (G green, B blue, R red, Y yellow, P purple, K pink)
 //! and rank (`G5`), tactic cards `JOKER SPY SHIELD BLIND MUD RECRUITER
 //! STRATEGIST BANSHEE TRAITOR`.
@@ -55,9 +58,10 @@
 //! ```
 //!
 //! (classic, seed 42, after `p:R3@6`, `p:G9@6`, `p:G6@6`: the full state,
-//! then second's view). A tactics stone such as `G7,G8,G9*:BM:R1,R2,R3:1`
-//! holds both combat modes, both sides complete (first's first) and is
-//! claimed by first.
+//! then second's view). A tactics stone such as `G7,G8,G9*:B:R1,R2,R3:1`
+//! holds Blind-Man's Bluff, both sides complete (first's first) and is
+//! claimed by first; `G1,G2,G3:BM::-` holds both combat modes and, under
+//! Mud Fight, an incomplete side. Hands are written sorted.
 //!
 //! # Rule decisions (beyond RULES.md)
 //! - Recruiter chooses its deck split up front; it may be played whatever the
@@ -68,6 +72,20 @@
 //!   the move's draw is still taken (it changes nothing).
 //! - Completion order for ties is kept as a "first" marker per stone, set when
 //!   both sides are complete (equivalent to completion times).
+//! - In `expert`, a stone claimed at the start of the turn is out of reach of
+//!   that turn's card (no combat mode or ruse on it).
+//! - Ruses go to the discard pile before the card they discard (Strategist,
+//!   Banshee).
+//! - A view after the viewer's own Recruiter applied locally holds unknown
+//!   drawn cards, so its listed returns cover only known cards: ask the
+//!   referee for the new view before returning.
+//!
+//! # Search
+//! [`ismcts::search`] and [`ismcts::evaluate`] read a [`View`] only; its
+//! moves always claim every stone they can (a reduction of the move set:
+//! claiming never hurts). [`ismcts::random_player`], [`ismcts::greedy_player`]
+//! and [`ismcts::play_match`] drive matches; [`formation::bench_proof`] times
+//! the claim proof for benchmarks.
 
 pub mod board;
 pub mod cards;

@@ -923,9 +923,7 @@ fn ismcts_limits(iterations: u64, seed: u64) -> crate::search::Limits {
 }
 
 fn ismcts_move(view: &super::View, iterations: u64) -> Option<Move> {
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let info = super::ismcts::search(view, &ismcts_limits(iterations, 7), &stop, &mut |_| {});
-    info.best_move().copied()
+    super::ismcts::ismcts_player(view, &ismcts_limits(iterations, 7))
 }
 
 /// A fixed-seed match is deterministic, so this statistical assertion is too:
