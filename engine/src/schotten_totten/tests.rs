@@ -360,7 +360,8 @@ fn expected_counts(variant: Variant) -> Vec<u8> {
 
 /// Plays a seeded game with random legal moves through the referee flow,
 /// checking card conservation, notation round trips and views at every step.
-fn random_game(variant: Variant, seed: u64) -> FullState {
+fn random_game(variant: Variant, seed: u64) -> (FullState, bool) {
+    let mut saw_known = false;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut s = FullState::start(variant, seed);
     let expected = expected_counts(variant);
@@ -377,9 +378,10 @@ fn random_game(variant: Variant, seed: u64) -> FullState {
             Ok(&s),
             "{text}"
         );
+        saw_known |= s.decks.iter().flatten().any(|d| d.known != 0);
         if s.outcome().is_some() {
             assert!(all_moves(&s).is_empty());
-            return s;
+            return (s, saw_known);
         }
         let me = s.side_to_move();
         let moves = all_moves(&s);
@@ -392,6 +394,11 @@ fn random_game(variant: Variant, seed: u64) -> FullState {
                 Ok(&v),
                 "{vt}"
             );
+            // A deal consistent with the view looks the same to the viewer.
+            let d = v.determinize(&mut rng);
+            assert_eq!(d.view(p), v, "determinized {}", d.to_notation());
+            assert_eq!(d.card_counts().to_vec(), expected);
+            assert!(FullState::from_notation(variant, &d.to_notation()).is_ok());
             if p == me {
                 assert_eq!(v.legal_moves(), moves, "view moves in {vt}");
             } else {
@@ -416,12 +423,16 @@ fn random_game(variant: Variant, seed: u64) -> FullState {
 
 #[test]
 fn whole_games_end_with_conservation() {
+    let mut recruited = 0;
     for variant in [Variant::Classic, Variant::Tactics, Variant::Expert] {
-        for seed in 0..4 {
-            let end = random_game(variant, seed);
+        for seed in 0..6 {
+            let (end, saw_known) = random_game(variant, seed);
             assert!(end.outcome().is_some());
+            recruited += saw_known as u32;
         }
     }
+    // The checks covered Recruiter returns (known cards under a deck).
+    assert!(recruited > 0);
 }
 
 #[test]
