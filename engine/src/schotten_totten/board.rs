@@ -2,7 +2,7 @@
 //! and whose turn it is. Both the referee's full state and a player's view hold one.
 
 use super::cards::Card;
-use super::formation::{max_strength, proof, strength, Pool};
+use super::formation::{proof, strength, Pool};
 use super::Variant;
 use crate::{Outcome, Player};
 
@@ -202,9 +202,12 @@ impl Board {
         }
     }
 
-    /// Whether `p` may claim stone `i` (0-based) now.
+    /// Whether `p` may claim stone `i` (0-based) now, `pool` being
+    /// [`Board::unseen_pool`]; false for a stone index out of range.
     pub fn claimable(&self, i: usize, p: Player, pool: &Pool) -> bool {
-        let st = &self.stones[i];
+        let Some(st) = self.stones.get(i) else {
+            return false;
+        };
         if st.claimed.is_some() || !st.complete(p) {
             return false;
         }
@@ -273,11 +276,5 @@ impl Board {
     pub fn may_play_tactic(&self, p: Player) -> bool {
         self.variant.tactics()
             && self.tactics_played[p.index()] <= self.tactics_played[p.opponent().index()]
-    }
-
-    /// The best strength `p` can still reach on stone `i` from `pool`.
-    pub fn potential(&self, i: usize, p: Player, pool: &Pool) -> Option<u16> {
-        let st = &self.stones[i];
-        max_strength(&st.sides[p.index()], st.required(), st.blind, pool)
     }
 }
