@@ -1307,3 +1307,36 @@ fn documented_examples() {
     assert!(d.contains("R3 G6   6  ..  G9"), "{d}");
     assert!(s.diagram_ansi(true).contains("\x1b[31mR3\x1b[0m"));
 }
+
+#[test]
+fn moves_on_a_view() {
+    let s = FullState::start(Variant::Tactics, 4);
+    let v = s.view(ONE);
+    let first = v.hand()[0];
+    let m = v
+        .parse_move(&format!("p:{first}@1 d:clan"))
+        .expect("a move");
+    let after = v.clone().play(&m).expect("the viewer's own move");
+    // The drawn card is unknown to the view until the referee reveals it.
+    assert_eq!(after.hand().len(), 6);
+    assert_eq!(after.hand_unknown, 1);
+    let text = after.to_notation();
+    assert!(text.contains(",?"), "{text}");
+    assert_eq!(
+        super::View::from_notation(Variant::Tactics, &text),
+        Ok(after.clone())
+    );
+    assert_eq!(after.board().stones[0].sides[0].len(), 1);
+    // It is now second's turn: first's view has no move and refuses one.
+    assert!(after.legal_moves().is_empty());
+    let err = after.clone().play(&m).expect_err("not the viewer's turn");
+    assert!(err.to_string().contains("not a legal move"), "{err}");
+    // The referee's state agrees on everything public.
+    let full = s.play(&m).expect("legal");
+    assert_eq!(full.view(ONE).board(), after.board());
+    // A move the viewer cannot make is refused with the view handed back.
+    let v2 = full.view(TWO);
+    let bad = v2.parse_move("p:JOKER@1 d:clan").expect("well formed");
+    let back = v2.clone().play(&bad).expect_err("no Joker in hand");
+    assert_eq!(back.position, v2);
+}
