@@ -121,6 +121,22 @@ impl Stone {
         true
     }
 
+    /// Whether `p` may claim this stone, `pool` being the unseen cards.
+    pub fn claimable(&self, p: Player, pool: &Pool) -> bool {
+        if self.claimed.is_some() || !self.complete(p) {
+            return false;
+        }
+        let n = self.required();
+        let mine = strength(&self.sides[p.index()], self.blind);
+        let theirs = &self.sides[p.opponent().index()];
+        if self.complete(p.opponent()) {
+            let t = strength(theirs, self.blind);
+            mine > t || (mine == t && self.first == Some(p))
+        } else {
+            proof(mine, theirs, n, self.blind, pool)
+        }
+    }
+
     /// Puts a combat mode on the stone.
     pub(crate) fn add_mode(&mut self, card: Card) {
         let before = self.completeness();
@@ -205,21 +221,7 @@ impl Board {
     /// Whether `p` may claim stone `i` (0-based) now, `pool` being
     /// [`Board::unseen_pool`]; false for a stone index out of range.
     pub fn claimable(&self, i: usize, p: Player, pool: &Pool) -> bool {
-        let Some(st) = self.stones.get(i) else {
-            return false;
-        };
-        if st.claimed.is_some() || !st.complete(p) {
-            return false;
-        }
-        let n = st.required();
-        let mine = strength(&st.sides[p.index()], st.blind);
-        let theirs = &st.sides[p.opponent().index()];
-        if st.complete(p.opponent()) {
-            let t = strength(theirs, st.blind);
-            mine > t || (mine == t && st.first == Some(p))
-        } else {
-            proof(mine, theirs, n, st.blind, pool)
-        }
+        self.stones.get(i).is_some_and(|st| st.claimable(p, pool))
     }
 
     /// The stones `p` may claim now, as a bit set (bit i = stone i+1).

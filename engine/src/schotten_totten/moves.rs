@@ -410,9 +410,39 @@ fn claims_after(board: &Board, action: &Action) -> u16 {
     if matches!(action, Action::Recruiter { .. }) {
         return 0;
     }
+    let me = board.to_move;
+    if let Action::Play { card, stone } = *action {
+        // Only this stone changes, and the card leaves the unseen pool.
+        let mut pool = board.unseen_pool();
+        if card.is_clan() {
+            pool.clan &= !(1u64 << card.id());
+        } else if card == Card::JOKER {
+            pool.jokers = pool.jokers.saturating_sub(1);
+        } else if card == Card::SPY {
+            pool.spy = false;
+        } else if card == Card::SHIELD {
+            pool.shield = false;
+        }
+        let mut changed = board.stones[stone as usize].clone();
+        if card.is_combat_mode() {
+            changed.add_mode(card);
+        } else {
+            changed.add(me, card);
+        }
+        return (0..9)
+            .filter(|&i| {
+                let st = if i == stone as usize {
+                    &changed
+                } else {
+                    &board.stones[i]
+                };
+                st.claimable(me, &pool)
+            })
+            .fold(0, |m, i| m | 1 << i);
+    }
     let mut after = board.clone();
     apply_table(&mut after, action);
-    after.claimable_set(board.to_move)
+    after.claimable_set(me)
 }
 
 /// The board with `claims` claimed by the side to move.
