@@ -494,11 +494,10 @@ fn tree_search(
         // Rollout.
         let mut steps = 0;
         while s.outcome().is_none() && steps < MAX_ROLLOUT {
-            let b = s.board().clone();
-            let hand = s.hand(b.to_move);
+            let hand = s.hand(s.board().to_move);
             let decks = [s.deck_len(Deck::Clan), s.deck_len(Deck::Tactic)];
-            match rollout_move(&b, &hand, decks, &mut rng) {
-                Some(m) => s = s.play_unchecked(&m),
+            match rollout_move(s.board(), &hand, decks, &mut rng) {
+                Some(m) => s.apply_mut(&m),
                 None => break,
             }
             steps += 1;

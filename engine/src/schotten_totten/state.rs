@@ -263,10 +263,16 @@ impl FullState {
 
     pub(crate) fn apply(&self, mv: &Move) -> FullState {
         let mut s = self.clone();
-        let mut board = s.board.clone();
-        moves::apply(&mut board, &mut s, mv);
-        s.board = board;
+        s.apply_mut(mv);
         s
+    }
+
+    /// Plays a legal move in place.
+    pub(crate) fn apply_mut(&mut self, mv: &Move) {
+        let variant = self.board.variant;
+        let mut board = std::mem::replace(&mut self.board, Board::new(variant));
+        moves::apply(&mut board, self, mv);
+        self.board = board;
     }
 }
 
@@ -346,8 +352,9 @@ impl View {
                 position: self,
             });
         }
-        let mut v = self.clone();
-        let mut board = v.board.clone();
+        let mut v = self;
+        let variant = v.board.variant;
+        let mut board = std::mem::replace(&mut v.board, Board::new(variant));
         moves::apply(&mut board, &mut v, &mv);
         v.board = board;
         Ok(v)
