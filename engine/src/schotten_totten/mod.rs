@@ -89,11 +89,14 @@
 
 pub mod board;
 pub mod cards;
+pub mod diagram;
 pub mod formation;
 pub mod ismcts;
+pub mod move_notation;
 pub mod moves;
 pub mod notation;
 pub mod state;
+mod validate;
 
 #[cfg(test)]
 mod tests;
@@ -165,7 +168,7 @@ impl FullState {
 
     /// The diagram, with ANSI colours if `ansi`.
     pub fn diagram_ansi(&self, ansi: bool) -> String {
-        notation::full_diagram(self, ansi)
+        diagram::full_diagram(self, ansi)
     }
 }
 
@@ -182,7 +185,7 @@ impl View {
 
     /// Reads a move of the viewer.
     pub fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
-        notation::parse_move(
+        move_notation::parse_move(
             &self.board,
             [self.deck_len[0] as usize, self.deck_len[1] as usize],
             text,
@@ -191,12 +194,12 @@ impl View {
 
     /// Writes a move.
     pub fn move_to_text(&self, mv: &Move) -> String {
-        notation::move_text(&self.board, mv)
+        move_notation::move_text(&self.board, mv)
     }
 
     /// The diagram, with ANSI colours if `ansi`.
     pub fn diagram(&self, ansi: bool) -> String {
-        notation::view_diagram(self, ansi)
+        diagram::view_diagram(self, ansi)
     }
 }
 
@@ -323,7 +326,7 @@ impl Game for FullState {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
-        notation::parse_move(
+        move_notation::parse_move(
             &self.board,
             [self.decks[0].len(), self.decks[1].len()],
             text,
@@ -331,10 +334,10 @@ impl Game for FullState {
     }
 
     fn move_to_text(&self, mv: &Move) -> String {
-        notation::move_text(&self.board, mv)
+        move_notation::move_text(&self.board, mv)
     }
 
     fn diagram(&self) -> String {
-        notation::full_diagram(self, false)
+        diagram::full_diagram(self, false)
     }
 }

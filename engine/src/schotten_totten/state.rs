@@ -346,7 +346,7 @@ impl View {
         }
         let mv = moves::canonical(*mv);
         if !self.legal_moves().contains(&mv) {
-            let text = super::notation::move_text(&self.board, &mv);
+            let text = super::move_notation::move_text(&self.board, &mv);
             return Err(PlayError {
                 error: MoveError::Illegal(format!("{text} is not a legal move of the viewer here")),
                 position: self,
