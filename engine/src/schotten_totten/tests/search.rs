@@ -125,3 +125,37 @@ fn greedy_beats_random() {
     eprintln!("{r:?}");
     assert!(r.a_wins >= 15, "{r:?}");
 }
+
+#[test]
+fn search_reports_and_stops() {
+    let s = FullState::start(Variant::Classic, 2);
+    let v = s.view(ONE);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let limits = crate::search::Limits {
+        nodes: Some(30),
+        multipv: 3,
+        report_every: Some(std::time::Duration::ZERO),
+        seed: 1,
+        ..Default::default()
+    };
+    let mut reports = 0;
+    let info = st::ismcts::search(&v, &limits, &stop, &mut |i| {
+        reports += 1;
+        assert!(i.nodes <= 30);
+    });
+    assert_eq!(
+        reports, 30,
+        "one report per iteration with report_every = 0"
+    );
+    assert_eq!(info.nodes, 30);
+    assert_eq!(info.lines.len(), 3);
+    assert!(info.lines.windows(2).all(|w| w[0].visits >= w[1].visits));
+    assert!(info.lines.iter().map(|l| l.visits).sum::<u64>() <= 30);
+    let legal = v.legal_moves();
+    assert!(info.lines.iter().all(|l| legal.contains(&l.moves[0])));
+    // Stopped before it starts: still a legal move to play.
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let info = st::ismcts::search(&v, &crate::search::Limits::default(), &stop, &mut |_| {});
+    assert!(info.stopped);
+    assert!(info.best_move().is_some_and(|m| legal.contains(m)));
+}
