@@ -87,6 +87,7 @@
 //! and [`ismcts::play_match`] drive matches; [`formation::bench_proof`] times
 //! the claim proof for benchmarks.
 
+pub mod any;
 pub mod board;
 pub mod cards;
 pub mod diagram;
