@@ -135,10 +135,10 @@ pub struct Entry {
     pub position_help: &'static str,
     /// A short help on the move text notation.
     pub move_help: &'static str,
-    variants: fn() -> Vec<&'static str>,
-    players: fn() -> [&'static str; 2],
-    start: fn(&str, u64) -> PositionResult,
-    parse: fn(&str, &str) -> PositionResult,
+    pub(crate) variants: fn() -> Vec<&'static str>,
+    pub(crate) players: fn() -> [&'static str; 2],
+    pub(crate) start: fn(&str, u64) -> PositionResult,
+    pub(crate) parse: fn(&str, &str) -> PositionResult,
 }
 
 impl Entry {
@@ -161,6 +161,15 @@ pub static ENTRIES: &[Entry] = &[
         crate::almatafl::POSITION_HELP,
         crate::almatafl::MOVE_HELP,
     ),
+    Entry {
+        name: "schotten-totten",
+        position_help: crate::schotten_totten::any::POSITION_HELP,
+        move_help: crate::schotten_totten::any::MOVE_HELP,
+        variants: || variant_names::<crate::schotten_totten::FullState>(),
+        players: || crate::schotten_totten::PLAYER_NAMES,
+        start: crate::schotten_totten::any::start,
+        parse: crate::schotten_totten::any::parse,
+    },
 ];
 
 /// What every game is, for `ListGames`.
@@ -218,7 +227,7 @@ pub const fn perfect<G: Game>(position_help: &'static str, move_help: &'static s
         name: G::NAME,
         position_help,
         move_help,
-        variants: || G::variants().iter().map(|(_, n)| *n).collect(),
+        variants: variant_names::<G>,
         players: || [G::player_name(Player::One), G::player_name(Player::Two)],
         start: |variant, seed| Ok(boxed(G::start(lookup_variant::<G>(variant)?, seed))),
         parse: |variant, text| {
@@ -228,6 +237,10 @@ pub const fn perfect<G: Game>(position_help: &'static str, move_help: &'static s
                 .map_err(CatalogError::Setup)
         },
     }
+}
+
+fn variant_names<G: Game>() -> Vec<&'static str> {
+    G::variants().iter().map(|(_, n)| *n).collect()
 }
 
 /// A perfect-information game position behind [`AnyPosition`].
@@ -364,5 +377,32 @@ mod tests {
         assert_eq!(applied.position.side_to_move(), Player::Two);
         assert!(matches!(start.apply("B2-B4"), Err(MoveError::Illegal(_))));
         assert!(matches!(start.apply("zz"), Err(MoveError::Notation(_))));
+    }
+
+    #[test]
+    fn schotten_totten_full_state_and_view_answer_alike() {
+        let full = new_game("schotten-totten", "tactics", 11).unwrap();
+        let state = crate::schotten_totten::any::as_full_state(full.as_ref()).unwrap();
+        let view_text = state.view(Player::One).to_notation();
+        let view = parse_position("schotten-totten", "tactics", &view_text).unwrap();
+        assert!(view.notation().starts_with("view:1"));
+        assert_eq!(view.legal_moves(), full.legal_moves());
+        assert_eq!(view.perft(1), None);
+        let limits = Limits {
+            nodes: Some(300),
+            seed: 5,
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let a = full.search(&limits, &stop, &mut |_| {});
+        let b = view.search(&limits, &stop, &mut |_| {});
+        assert!(a.best_move().is_some());
+        assert_eq!(a.lines, b.lines);
+        let mv = a.best_move().unwrap().clone();
+        let after_view = view.apply(&mv).unwrap().position;
+        let after_full = full.apply(&mv).unwrap().position;
+        assert_eq!(after_view.side_to_move(), after_full.side_to_move());
+        let err = after_view.apply(&after_full.legal_moves()[0]).unwrap_err();
+        assert!(err.to_string().contains("not the viewer's"), "{err}");
     }
 }

@@ -1,0 +1,433 @@
+//! Formations and the claim proof.
+//!
+//! A side's strength is one number, `formation * 64 + total`, with formations
+//! 4 colour run, 3 three (four) of a kind, 2 colour, 1 run, 0 sum; under
+//! Blind-Man's Bluff only the total counts. Elite troops take the owner's best
+//! value. [`max_strength`] finds the best completion of a side from a pool of
+//! unseen cards by checking formations from the strongest down (for each, the
+//! highest total first), so the first feasible one is the answer; a complete
+//! side is the special case of an empty completion.
+
+use super::cards::Card;
+
+/// Strength of a formation: `formation * 64 + total`.
+pub type Strength = u16;
+
+/// Unseen cards a side may still be completed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Pool {
+    /// Bit `id` set for each unseen clan card.
+    pub clan: u64,
+    /// Unseen Jokers (0..=2); a side with a Joker can take none.
+    pub jokers: u8,
+    /// Whether the Spy is unseen.
+    pub spy: bool,
+    /// Whether the Shield-bearer is unseen.
+    pub shield: bool,
+}
+
+const ELITE_VALUES: [u8; 3] = [9, 7, 3];
+
+fn compat(elite: usize, rank: u8) -> bool {
+    match elite {
+        0 => true,
+        1 => rank == 7,
+        _ => rank <= 3,
+    }
+}
+
+fn rank_mask(rank: u8) -> u64 {
+    (0..6).fold(0u64, |m, c| m | 1u64 << (c * 9 + rank as u64 - 1))
+}
+
+fn colour_mask(colour: u8) -> u64 {
+    0x1ffu64 << (colour as u64 * 9)
+}
+
+/// Clan cards (colour, rank) and elite troops (Joker, Spy, Shield counts) of a side.
+struct Parts {
+    clan_buf: [(u8, u8); 4],
+    n_clan: usize,
+    elites: [u8; 3],
+}
+
+impl Parts {
+    fn clan(&self) -> &[(u8, u8)] {
+        &self.clan_buf[..self.n_clan]
+    }
+}
+
+/// Splits a side of at most four cards.
+fn parts(side: &[Card]) -> Parts {
+    let mut p = Parts {
+        clan_buf: [(0, 0); 4],
+        n_clan: 0,
+        elites: [0; 3],
+    };
+    for &c in side.iter().take(4) {
+        match (c.colour(), c.rank()) {
+            (Some(col), Some(r)) => {
+                p.clan_buf[p.n_clan] = (col, r);
+                p.n_clan += 1;
+            }
+            _ if c == Card::JOKER => p.elites[0] += 1,
+            _ if c == Card::SPY => p.elites[1] += 1,
+            _ => p.elites[2] += 1,
+        }
+    }
+    p
+}
+
+/// Can the `slots` (ranks) be covered, using every elite in `must` (counts)
+/// exactly once, any elites in `may` at most once, and `avail(rank)` clan cards?
+fn fill(slots: &[u8], must: [u8; 3], may: [bool; 3], avail: &dyn Fn(u8) -> bool) -> bool {
+    let Some((&r, rest)) = slots.split_first() else {
+        return must == [0; 3];
+    };
+    if must.iter().map(|&x| x as usize).sum::<usize>() > slots.len() {
+        return false;
+    }
+    for e in 0..3 {
+        if must[e] > 0 && compat(e, r) {
+            let mut m = must;
+            m[e] -= 1;
+            if fill(rest, m, may, avail) {
+                return true;
+            }
+        }
+    }
+    if avail(r) && fill(rest, must, may, avail) {
+        return true;
+    }
+    for e in 0..3 {
+        if may[e] && compat(e, r) {
+            let mut y = may;
+            y[e] = false;
+            if fill(rest, must, y, avail) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Sum of the best `m` values among pool clan cards in `mask` and the usable pool elites.
+fn top_values(mask: u64, may: [bool; 3], m: usize) -> Option<u16> {
+    let mut counts = [0usize; 10];
+    for r in 1..=9u8 {
+        counts[r as usize] = (mask & rank_mask(r)).count_ones() as usize;
+    }
+    for e in 0..3 {
+        if may[e] {
+            counts[ELITE_VALUES[e] as usize] += 1;
+        }
+    }
+    let mut need = m;
+    let mut total = 0u16;
+    for r in (1..=9usize).rev() {
+        let take = counts[r].min(need);
+        total += (take * r) as u16;
+        need -= take;
+    }
+    (need == 0).then_some(total)
+}
+
+/// The strongest formation that `side` can reach with `n` cards, adding cards
+/// from `pool` (which must not contain the side's own cards); `None` if it
+/// cannot be completed (or `n` is not 1..=4). With `blind`, only the total counts.
+pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option<Strength> {
+    if side.len() > n || !(1..=4).contains(&n) {
+        return None;
+    }
+    let p = parts(side);
+    let clan = p.clan();
+    let m = n - side.len();
+    let may = [pool.jokers > 0 && p.elites[0] == 0, pool.spy, pool.shield];
+    let clan_sum: u16 = clan.iter().map(|&(_, r)| r as u16).sum();
+    let elite_sum: u16 = (0..3)
+        .map(|e| p.elites[e] as u16 * ELITE_VALUES[e] as u16)
+        .sum();
+    let fixed = clan_sum + elite_sum;
+    if blind {
+        return top_values(pool.clan, may, m).map(|t| fixed + t);
+    }
+    let run_total = |s: u8| (s..s + n as u8).map(|r| r as u16).sum::<u16>();
+    // Slots of the run s..s+n not taken by the clan cards, if they fit.
+    let run_slots = |s: u8| -> Option<([u8; 4], usize)> {
+        let mut taken = 0u16;
+        for &(_, r) in clan {
+            if r < s || r >= s + n as u8 || taken & (1 << r) != 0 {
+                return None;
+            }
+            taken |= 1 << r;
+        }
+        let mut slots = [0u8; 4];
+        let mut k = 0;
+        for r in (s..s + n as u8).filter(|r| taken & (1 << r) == 0) {
+            slots[k] = r;
+            k += 1;
+        }
+        Some((slots, k))
+    };
+    // Colour run.
+    for s in (1..=(10 - n as u8)).rev() {
+        let Some((slots, k)) = run_slots(s) else {
+            continue;
+        };
+        let slots = &slots[..k];
+        for c in 0..6u8 {
+            if clan.iter().any(|&(col, _)| col != c) {
+                continue;
+            }
+            let avail = |r: u8| pool.clan & (1u64 << (c as u64 * 9 + r as u64 - 1)) != 0;
+            if fill(slots, p.elites, may, &avail) {
+                return Some(4 * 64 + run_total(s));
+            }
+        }
+    }
+    // Three (four) of a kind.
+    for v in (1..=9u8).rev() {
+        if clan.iter().any(|&(_, r)| r != v) || (0..3).any(|e| p.elites[e] > 0 && !compat(e, v)) {
+            continue;
+        }
+        let have = (pool.clan & rank_mask(v)).count_ones() as usize
+            + (0..3).filter(|&e| may[e] && compat(e, v)).count();
+        if have >= m {
+            return Some(3 * 64 + n as u16 * v as u16);
+        }
+    }
+    // Colour.
+    let mut best: Option<u16> = None;
+    for c in 0..6u8 {
+        if clan.iter().any(|&(col, _)| col != c) {
+            continue;
+        }
+        if let Some(t) = top_values(pool.clan & colour_mask(c), may, m) {
+            best = best.max(Some(fixed + t));
+        }
+    }
+    if let Some(t) = best {
+        return Some(2 * 64 + t);
+    }
+    // Run.
+    for s in (1..=(10 - n as u8)).rev() {
+        let Some((slots, k)) = run_slots(s) else {
+            continue;
+        };
+        let slots = &slots[..k];
+        let avail = |r: u8| pool.clan & rank_mask(r) != 0;
+        if fill(slots, p.elites, may, &avail) {
+            return Some(64 + run_total(s));
+        }
+    }
+    // Sum.
+    top_values(pool.clan, may, m).map(|t| fixed + t)
+}
+
+/// The strength of a complete side (elite troops at the owner's best).
+pub fn strength(side: &[Card], blind: bool) -> Strength {
+    max_strength(side, side.len(), blind, &Pool::default()).unwrap_or(0)
+}
+
+/// Whether a side at `claimant` strength (complete, completed before the
+/// opponent's) is safe: no completion of `opponent` to `n` cards from `pool`
+/// beats it (a tie goes to the claimant).
+pub fn proof(claimant: Strength, opponent: &[Card], n: usize, blind: bool, pool: &Pool) -> bool {
+    max_strength(opponent, n, blind, pool).is_none_or(|s| s <= claimant)
+}
+
+/// The name of a formation from a strength, for diagrams and messages.
+pub fn formation_name(s: Strength, blind: bool) -> &'static str {
+    if blind {
+        return "sum";
+    }
+    match s / 64 {
+        4 => "colour run",
+        3 => "of a kind",
+        2 => "colour",
+        1 => "run",
+        _ => "sum",
+    }
+}
+
+/// Timings of [`proof`] on random hard cases, for the CLI benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofBench {
+    /// Cases run.
+    pub cases: usize,
+    /// Cases where the claim was proven.
+    pub proven: usize,
+    /// Total time.
+    pub total: std::time::Duration,
+    /// Slowest single proof.
+    pub worst: std::time::Duration,
+}
+
+/// Runs [`proof`] on `cases` random hard positions from `seed`: a complete
+/// claimant side (3 or 4 cards, sometimes Blind-Man's Bluff) against an
+/// opponent side of 0-2 cards (elite troops included), with every other
+/// clan card and elite troop unseen. Timing only; no assertion.
+pub fn bench_proof(cases: usize, seed: u64) -> ProofBench {
+    use rand::seq::SliceRandom;
+    use rand::Rng;
+    use rand_chacha::rand_core::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut out = ProofBench {
+        cases,
+        proven: 0,
+        total: std::time::Duration::ZERO,
+        worst: std::time::Duration::ZERO,
+    };
+    let mut deck: Vec<Card> = Card::all().filter(|c| c.is_clan()).collect();
+    for _ in 0..cases {
+        deck.shuffle(&mut rng);
+        let n = if rng.random_range(0..3) == 0 { 4 } else { 3 };
+        let blind = rng.random_range(0..5) == 0;
+        // Claimant: often a strong formation (a colour run from a random start).
+        let claimant: Vec<Card> = if rng.random::<bool>() {
+            let c = rng.random_range(0..6u8);
+            let s = rng.random_range(1..=(10 - n as u8));
+            (s..s + n as u8).filter_map(|r| Card::clan(c, r)).collect()
+        } else {
+            deck[..n].to_vec()
+        };
+        let k = rng.random_range(0..3usize);
+        let mut opponent: Vec<Card> = deck
+            .iter()
+            .filter(|c| !claimant.contains(c))
+            .take(k)
+            .copied()
+            .collect();
+        let mut pool = Pool {
+            clan: (1u64 << 54) - 1,
+            jokers: 2,
+            spy: true,
+            shield: true,
+        };
+        if k > 0 && rng.random::<bool>() {
+            opponent[0] = Card::JOKER;
+            pool.jokers = 1;
+        }
+        for c in claimant.iter().chain(&opponent) {
+            if c.is_clan() {
+                pool.clan &= !(1u64 << c.id());
+            }
+        }
+        let mine = strength(&claimant, blind);
+        let t = std::time::Instant::now();
+        let ok = proof(mine, &opponent, n, blind, &pool);
+        let dt = t.elapsed();
+        out.proven += ok as usize;
+        out.total += dt;
+        out.worst = out.worst.max(dt);
+    }
+    out
+}
+
+/// Slow reference implementations used to cross-check the fast ones.
+#[cfg(test)]
+pub mod reference {
+    use super::*;
+
+    /// Strength of concrete (colour, rank) cards.
+    pub fn concrete(cards: &[(u8, u8)], blind: bool) -> Strength {
+        let total: u16 = cards.iter().map(|&(_, r)| r as u16).sum();
+        if blind {
+            return total;
+        }
+        let mut ranks: Vec<u8> = cards.iter().map(|&(_, r)| r).collect();
+        ranks.sort();
+        let flush = cards.iter().all(|&(c, _)| c == cards[0].0);
+        let run = ranks.windows(2).all(|w| w[1] == w[0] + 1);
+        let kind = ranks.iter().all(|&r| r == ranks[0]);
+        let f = if flush && run {
+            4
+        } else if kind {
+            3
+        } else if flush {
+            2
+        } else if run {
+            1
+        } else {
+            0
+        };
+        f * 64 + total
+    }
+
+    /// Every concrete (colour, rank) a card may stand for.
+    fn options(card: Card) -> Vec<(u8, u8)> {
+        if let (Some(c), Some(r)) = (card.colour(), card.rank()) {
+            return vec![(c, r)];
+        }
+        let ranks: Vec<u8> = if card == Card::JOKER {
+            (1..=9).collect()
+        } else if card == Card::SPY {
+            vec![7]
+        } else {
+            (1..=3).collect()
+        };
+        (0..6)
+            .flat_map(|c| ranks.iter().map(move |&r| (c, r)))
+            .collect()
+    }
+
+    /// Best strength of complete cards by trying every elite value.
+    pub fn best(cards: &[Card], blind: bool) -> Strength {
+        fn go(cards: &[Card], acc: &mut Vec<(u8, u8)>, blind: bool) -> Strength {
+            match cards.split_first() {
+                None => concrete(acc, blind),
+                Some((&c, rest)) => {
+                    let mut b = 0;
+                    for o in options(c) {
+                        acc.push(o);
+                        b = b.max(go(rest, acc, blind));
+                        acc.pop();
+                    }
+                    b
+                }
+            }
+        }
+        go(cards, &mut Vec::new(), blind)
+    }
+
+    /// Best completion by trying every subset of the pool.
+    pub fn max_completion(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option<Strength> {
+        let mut items: Vec<Card> = (0..54u8)
+            .filter(|&i| pool.clan & (1u64 << i) != 0)
+            .filter_map(Card::from_id)
+            .collect();
+        if pool.jokers > 0 && !side.contains(&Card::JOKER) {
+            items.push(Card::JOKER);
+        }
+        if pool.spy {
+            items.push(Card::SPY);
+        }
+        if pool.shield {
+            items.push(Card::SHIELD);
+        }
+        fn go(
+            items: &[Card],
+            need: usize,
+            acc: &mut Vec<Card>,
+            blind: bool,
+            best: &mut Option<Strength>,
+        ) {
+            if need == 0 {
+                let s = super::reference::best(acc, blind);
+                *best = (*best).max(Some(s));
+                return;
+            }
+            for i in 0..items.len() {
+                acc.push(items[i]);
+                go(&items[i + 1..], need - 1, acc, blind, best);
+                acc.pop();
+            }
+        }
+        let mut best = None;
+        if side.len() <= n {
+            let mut acc = side.to_vec();
+            go(&items, n - side.len(), &mut acc, blind, &mut best);
+        }
+        best
+    }
+}

@@ -1,0 +1,558 @@
+//! Moves: what a turn (or, after Recruiter, its second step) decides; their
+//! generation and their effect, shared by full states and views.
+
+use std::ops::ControlFlow;
+
+use super::board::{Board, Deck, Phase};
+use super::cards::Card;
+use crate::Player;
+
+/// What the card of a turn does. Stones are 0-based here (1..9 in notation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// A clan card or elite troop onto your side of `stone`, or a combat mode onto `stone`.
+    Play {
+        /// The card played.
+        card: Card,
+        /// The stone.
+        stone: u8,
+    },
+    /// Recruiter: draw `clan` cards from the clan deck and `tactic` from the
+    /// tactic deck (chosen together); the turn continues with [`Action::Return`].
+    Recruiter {
+        /// Cards drawn from the clan deck.
+        clan: u8,
+        /// Cards drawn from the tactic deck.
+        tactic: u8,
+    },
+    /// Strategist: move your `card` from stone `from` to stone `to`, or discard it (`None`).
+    Strategist {
+        /// Your card on `from`.
+        card: Card,
+        /// Its stone.
+        from: u8,
+        /// Destination stone, or `None` for the discard pile.
+        to: Option<u8>,
+    },
+    /// Banshee: discard the opponent's `card` from `stone`.
+    Banshee {
+        /// The opponent's card.
+        card: Card,
+        /// Its stone.
+        stone: u8,
+    },
+    /// Traitor: move the opponent's clan `card` from stone `from` to your side of `to`.
+    Traitor {
+        /// The opponent's clan card.
+        card: Card,
+        /// Its stone.
+        from: u8,
+        /// Your stone that receives it.
+        to: u8,
+    },
+    /// After Recruiter: put cards from hand under their decks, `first` then
+    /// `second` (so with one deck, `second` ends at the very bottom). Fewer
+    /// than two only when the hand holds fewer.
+    Return {
+        /// Returned first.
+        first: Option<Card>,
+        /// Returned second.
+        second: Option<Card>,
+    },
+    /// Unable to play: discard this tactic card from hand (not counted as played).
+    Discard {
+        /// The tactic card.
+        card: Card,
+    },
+    /// Unable to play and no tactic card in hand.
+    Pass,
+}
+
+/// One decision: claims (bit i = stone i+1; at the start of the turn in
+/// `expert`, after the card otherwise), the action, and the deck to draw from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Stones claimed, bit i = stone i+1.
+    pub claims: u16,
+    /// The card played (or discard, pass, return).
+    pub action: Action,
+    /// The deck drawn from at the end of the turn (`None`: no draw).
+    pub draw: Option<Deck>,
+}
+
+/// The hidden part of a state, as far as moves need it.
+pub(crate) trait Hidden {
+    /// Removes a card from `p`'s hand.
+    fn take(&mut self, p: Player, card: Card);
+    /// Moves the top card of `deck` to `p`'s hand.
+    fn draw(&mut self, p: Player, deck: Deck);
+    /// Puts a card of `p`'s under its deck.
+    fn put_under(&mut self, p: Player, card: Card);
+    /// Cards left in `deck`.
+    fn deck_len(&self, deck: Deck) -> usize;
+}
+
+/// The draw choices at the end of a turn.
+pub(crate) fn draw_options(board: &Board, deck_len: [usize; 2]) -> Vec<Option<Deck>> {
+    if !board.variant.tactics() {
+        return vec![(deck_len[0] > 0).then_some(Deck::Clan)];
+    }
+    match (deck_len[0] > 0, deck_len[1] > 0) {
+        (true, true) => vec![Some(Deck::Clan), Some(Deck::Tactic)],
+        (true, false) => vec![Some(Deck::Clan)],
+        (false, true) => vec![Some(Deck::Tactic)],
+        (false, false) => vec![None],
+    }
+}
+
+fn distinct(hand: &[Card]) -> Vec<Card> {
+    let mut v = hand.to_vec();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Every card play available to the side to move with `hand` (phase Play).
+pub(crate) fn play_actions(board: &Board, hand: &[Card], deck_len: [usize; 2]) -> Vec<Action> {
+    let me = board.to_move;
+    let opp = me.opponent();
+    let mut out = Vec::new();
+    let tactic_ok = board.may_play_tactic(me);
+    let open = |i: usize| board.stones[i].claimed.is_none();
+    for card in distinct(hand) {
+        if card.is_tactic() && !tactic_ok {
+            continue;
+        }
+        if card.is_troop() {
+            if card == Card::JOKER && board.has_joker(me) {
+                continue;
+            }
+            for i in 0..9 {
+                if board.stones[i].has_room(me) {
+                    out.push(Action::Play {
+                        card,
+                        stone: i as u8,
+                    });
+                }
+            }
+        } else if card.is_combat_mode() {
+            for i in (0..9).filter(|&i| open(i)) {
+                let st = &board.stones[i];
+                if (card == Card::BLIND && !st.blind) || (card == Card::MUD && !st.mud) {
+                    out.push(Action::Play {
+                        card,
+                        stone: i as u8,
+                    });
+                }
+            }
+        } else if card == Card::RECRUITER {
+            let total = deck_len[0] + deck_len[1];
+            if total < 3 {
+                out.push(Action::Recruiter {
+                    clan: deck_len[0] as u8,
+                    tactic: deck_len[1] as u8,
+                });
+            } else {
+                for clan in 0..=3usize {
+                    if clan <= deck_len[0] && 3 - clan <= deck_len[1] {
+                        out.push(Action::Recruiter {
+                            clan: clan as u8,
+                            tactic: (3 - clan) as u8,
+                        });
+                    }
+                }
+            }
+        } else if card == Card::STRATEGIST {
+            for from in (0..9).filter(|&i| open(i)) {
+                for c in distinct(&board.stones[from].sides[me.index()]) {
+                    out.push(Action::Strategist {
+                        card: c,
+                        from: from as u8,
+                        to: None,
+                    });
+                    for to in (0..9).filter(|&t| t != from && board.stones[t].has_room(me)) {
+                        out.push(Action::Strategist {
+                            card: c,
+                            from: from as u8,
+                            to: Some(to as u8),
+                        });
+                    }
+                }
+            }
+        } else if card == Card::BANSHEE {
+            for i in (0..9).filter(|&i| open(i)) {
+                for c in distinct(&board.stones[i].sides[opp.index()]) {
+                    out.push(Action::Banshee {
+                        card: c,
+                        stone: i as u8,
+                    });
+                }
+            }
+        } else if card == Card::TRAITOR {
+            for from in (0..9).filter(|&i| open(i)) {
+                for c in distinct(&board.stones[from].sides[opp.index()]) {
+                    if !c.is_clan() {
+                        continue;
+                    }
+                    for to in (0..9).filter(|&t| board.stones[t].has_room(me)) {
+                        out.push(Action::Traitor {
+                            card: c,
+                            from: from as u8,
+                            to: to as u8,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The actions of the side to move: plays if any, else tactic discards, else a pass;
+/// after Recruiter, the returns.
+pub(crate) fn actions(board: &Board, hand: &[Card], deck_len: [usize; 2]) -> Vec<Action> {
+    if board.phase == Phase::Return {
+        return return_actions(hand);
+    }
+    let plays = play_actions(board, hand, deck_len);
+    if !plays.is_empty() {
+        return plays;
+    }
+    let discards: Vec<Action> = distinct(hand)
+        .into_iter()
+        .filter(|c| c.is_tactic())
+        .map(|card| Action::Discard { card })
+        .collect();
+    if discards.is_empty() {
+        vec![Action::Pass]
+    } else {
+        discards
+    }
+}
+
+fn return_actions(hand: &[Card]) -> Vec<Action> {
+    match hand.len() {
+        0 => vec![Action::Return {
+            first: None,
+            second: None,
+        }],
+        1 => vec![Action::Return {
+            first: Some(hand[0]),
+            second: None,
+        }],
+        _ => {
+            let mut out = Vec::new();
+            for i in 0..hand.len() {
+                for j in 0..hand.len() {
+                    let (a, b) = (hand[i], hand[j]);
+                    if i == j || (Deck::of(a) != Deck::of(b) && a > b) {
+                        continue;
+                    }
+                    let act = Action::Return {
+                        first: Some(a),
+                        second: Some(b),
+                    };
+                    if !out.contains(&act) {
+                        out.push(act);
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Canonical form of a move (returns to two different decks are unordered).
+pub(crate) fn canonical(mut mv: Move) -> Move {
+    if let Action::Return {
+        first: Some(a),
+        second: Some(b),
+    } = mv.action
+    {
+        if Deck::of(a) != Deck::of(b) && a > b {
+            mv.action = Action::Return {
+                first: Some(b),
+                second: Some(a),
+            };
+        }
+    }
+    mv
+}
+
+/// Whether an action ends with a draw.
+fn draws(action: &Action) -> bool {
+    !matches!(
+        action,
+        Action::Recruiter { .. } | Action::Return { .. } | Action::Pass
+    )
+}
+
+/// The table effect of an action by the side to move (stones, discard, counts).
+pub(crate) fn apply_table(board: &mut Board, action: &Action) {
+    let me = board.to_move;
+    let opp = me.opponent();
+    let count = |b: &mut Board| b.tactics_played[me.index()] += 1;
+    match *action {
+        Action::Play { card, stone } => {
+            let st = &mut board.stones[stone as usize];
+            if card.is_combat_mode() {
+                st.add_mode(card);
+            } else {
+                st.add(me, card);
+            }
+            if card.is_tactic() {
+                count(board);
+            }
+        }
+        Action::Recruiter { .. } => {
+            board.discard.push(Card::RECRUITER);
+            count(board);
+        }
+        Action::Strategist { card, from, to } => {
+            board.stones[from as usize].remove(me, card);
+            board.discard.push(Card::STRATEGIST);
+            match to {
+                Some(t) => board.stones[t as usize].add(me, card),
+                None => board.discard.push(card),
+            }
+            count(board);
+        }
+        Action::Banshee { card, stone } => {
+            board.stones[stone as usize].remove(opp, card);
+            board.discard.push(Card::BANSHEE);
+            board.discard.push(card);
+            count(board);
+        }
+        Action::Traitor { card, from, to } => {
+            board.stones[from as usize].remove(opp, card);
+            board.discard.push(Card::TRAITOR);
+            board.stones[to as usize].add(me, card);
+            count(board);
+        }
+        Action::Discard { card } => board.discard.push(card),
+        Action::Return { .. } | Action::Pass => {}
+    }
+}
+
+/// The card leaving the hand when an action is played.
+fn hand_card(action: &Action) -> Option<Card> {
+    match *action {
+        Action::Play { card, .. } | Action::Discard { card } => Some(card),
+        Action::Recruiter { .. } => Some(Card::RECRUITER),
+        Action::Strategist { .. } => Some(Card::STRATEGIST),
+        Action::Banshee { .. } => Some(Card::BANSHEE),
+        Action::Traitor { .. } => Some(Card::TRAITOR),
+        Action::Return { .. } | Action::Pass => None,
+    }
+}
+
+fn claim(board: &mut Board, claims: u16) {
+    let me = board.to_move;
+    for i in 0..9 {
+        if claims & (1 << i) != 0 {
+            board.stones[i].claimed = Some(me);
+        }
+    }
+}
+
+/// Plays a legal move on the board and the hidden part.
+pub(crate) fn apply<H: Hidden>(board: &mut Board, hidden: &mut H, mv: &Move) {
+    let me = board.to_move;
+    let expert = board.variant.expert();
+    if expert {
+        claim(board, mv.claims);
+    }
+    let returning = board.phase == Phase::Return;
+    if let Action::Return { first, second } = mv.action {
+        for c in [first, second].into_iter().flatten() {
+            hidden.take(me, c);
+            hidden.put_under(me, c);
+        }
+    } else if let Some(c) = hand_card(&mv.action) {
+        hidden.take(me, c);
+    }
+    apply_table(board, &mv.action);
+    if let Action::Recruiter { clan, tactic } = mv.action {
+        for _ in 0..clan {
+            hidden.draw(me, Deck::Clan);
+        }
+        for _ in 0..tactic {
+            hidden.draw(me, Deck::Tactic);
+        }
+        board.phase = Phase::Return;
+        board.passes = 0;
+        return;
+    }
+    if !expert {
+        claim(board, mv.claims);
+    }
+    if draws(&mv.action) {
+        if let Some(d) = mv.draw {
+            if hidden.deck_len(d) > 0 {
+                hidden.draw(me, d);
+            } else if hidden.deck_len(d.other()) > 0 {
+                hidden.draw(me, d.other());
+            }
+        }
+    }
+    let played = returning || !matches!(mv.action, Action::Pass | Action::Discard { .. });
+    board.passes = if played || mv.claims != 0 {
+        0
+    } else {
+        board.passes + 1
+    };
+    board.phase = Phase::Play;
+    board.to_move = board.to_move.opponent();
+}
+
+/// The stones claimable after `action` (non-expert: claims follow the card).
+fn claims_after(board: &Board, action: &Action) -> u16 {
+    if matches!(action, Action::Recruiter { .. }) {
+        return 0;
+    }
+    let me = board.to_move;
+    if let Action::Play { card, stone } = *action {
+        // Only this stone changes, and the card leaves the unseen pool.
+        let mut pool = board.unseen_pool();
+        if card.is_clan() {
+            pool.clan &= !(1u64 << card.id());
+        } else if card == Card::JOKER {
+            pool.jokers = pool.jokers.saturating_sub(1);
+        } else if card == Card::SPY {
+            pool.spy = false;
+        } else if card == Card::SHIELD {
+            pool.shield = false;
+        }
+        let mut changed = board.stones[stone as usize].clone();
+        if card.is_combat_mode() {
+            changed.add_mode(card);
+        } else {
+            changed.add(me, card);
+        }
+        return (0..9)
+            .filter(|&i| {
+                let st = if i == stone as usize {
+                    &changed
+                } else {
+                    &board.stones[i]
+                };
+                st.claimable(me, &pool)
+            })
+            .fold(0, |m, i| m | 1 << i);
+    }
+    let mut after = board.clone();
+    apply_table(&mut after, action);
+    after.claimable_set(me)
+}
+
+/// The board with `claims` claimed by the side to move.
+pub(crate) fn with_claims(board: &Board, claims: u16) -> Board {
+    let mut b = board.clone();
+    claim(&mut b, claims);
+    b
+}
+
+/// Calls `f` with every legal move of the side to move holding `hand`.
+pub(crate) fn for_each_move(
+    board: &Board,
+    hand: &[Card],
+    deck_len: [usize; 2],
+    f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if board.outcome().is_some() {
+        return ControlFlow::Continue(());
+    }
+    let emit = |claims: u16, action: Action, f: &mut dyn FnMut(Move) -> ControlFlow<()>| {
+        let draws_list = if draws(&action) {
+            draw_options(board, deck_len)
+        } else {
+            vec![None]
+        };
+        for draw in draws_list {
+            f(Move {
+                claims,
+                action,
+                draw,
+            })?;
+        }
+        ControlFlow::Continue(())
+    };
+    let subsets = |set: u16| {
+        let mut out = vec![set];
+        let mut sub = set;
+        while sub != 0 {
+            sub = (sub - 1) & set;
+            out.push(sub);
+        }
+        out
+    };
+    if board.variant.expert() {
+        // Claims first, then the card on the table as claimed.
+        let pre = if board.phase == Phase::Return {
+            0
+        } else {
+            board.claimable_set(board.to_move)
+        };
+        for sub in subsets(pre) {
+            let claimed = with_claims(board, sub);
+            for action in actions(&claimed, hand, deck_len) {
+                emit(sub, action, f)?;
+            }
+        }
+    } else {
+        for action in actions(board, hand, deck_len) {
+            for sub in subsets(claims_after(board, &action)) {
+                emit(sub, action, f)?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The moves that claim everything they can, one per action (of `claimed`,
+/// the board after the expert's opening claims `pre`), drawing from `prefer`
+/// when that deck is a choice (else the only choice).
+pub(crate) fn claim_all_actions(
+    board: &Board,
+    hand: &[Card],
+    deck_len: [usize; 2],
+) -> (u16, Vec<Action>) {
+    if board.variant.expert() && board.phase == Phase::Play {
+        let pre = board.claimable_set(board.to_move);
+        (pre, actions(&with_claims(board, pre), hand, deck_len))
+    } else {
+        (0, actions(board, hand, deck_len))
+    }
+}
+
+/// The move playing `action` (from [`claim_all_actions`], with its `pre`
+/// claims) and claiming everything it can, drawing from `prefer` when that
+/// deck is a choice (else the only choice).
+pub(crate) fn full_claim_move(
+    board: &Board,
+    pre: u16,
+    action: Action,
+    deck_len: [usize; 2],
+    prefer: Deck,
+) -> Move {
+    let claims = if board.variant.expert() {
+        pre
+    } else {
+        claims_after(board, &action)
+    };
+    let draw = if draws(&action) {
+        let opts = draw_options(board, deck_len);
+        if opts.contains(&Some(prefer)) {
+            Some(prefer)
+        } else {
+            opts[0]
+        }
+    } else {
+        None
+    };
+    Move {
+        claims,
+        action,
+        draw,
+    }
+}
