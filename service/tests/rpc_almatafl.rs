@@ -128,7 +128,12 @@ async fn new_game_is_structured_with_90_legal_moves() {
     let request = proto::LegalMovesRequest {
         position: report.position.clone(),
     };
-    let moves = client.legal_moves(request).await.unwrap().into_inner().moves;
+    let moves = client
+        .legal_moves(request)
+        .await
+        .unwrap()
+        .into_inner()
+        .moves;
     assert_eq!(moves.len(), 90);
     let b2b3 = moves.iter().find(|m| m.text == "B2-B3").unwrap();
     assert_eq!(b2b3.r#move, Some(cells_move(&["B2", "B3"])));
@@ -177,9 +182,13 @@ async fn a_king_bounce_chain_applies_as_text_and_structured() {
     assert!(state.stacks.contains(&stack("D9", &[P::King])));
     assert!(!state.stacks.iter().any(|s| s.cell == "F6"));
     // The move ended on F9 instead: the King stands on the invader there.
-    let stop = apply(&mut client, chain_position(), cells_move(&["F6", "F7", "F9"]))
-        .await
-        .unwrap();
+    let stop = apply(
+        &mut client,
+        chain_position(),
+        cells_move(&["F6", "F7", "F9"]),
+    )
+    .await
+    .unwrap();
     let state = almatafl_state(stop.position.as_ref().unwrap()).clone();
     assert!(state.stacks.contains(&stack("F9", &[P::Invader, P::King])));
     assert_eq!(state.side_to_move(), proto::Side::One);
@@ -188,10 +197,17 @@ async fn a_king_bounce_chain_applies_as_text_and_structured() {
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
-    assert!(status.message().starts_with("move.almatafl.cells:"), "{status:?}");
-    let status = apply(&mut client, chain_position(), cells_move(&["F6", "F5", "F4"]))
-        .await
-        .unwrap_err();
+    assert!(
+        status.message().starts_with("move.almatafl.cells:"),
+        "{status:?}"
+    );
+    let status = apply(
+        &mut client,
+        chain_position(),
+        cells_move(&["F6", "F5", "F4"]),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
     assert!(status.message().starts_with("move:"), "{status:?}");
     let status = apply(&mut client, chain_position(), cells_move(&["F6", "Z9"]))
@@ -211,7 +227,10 @@ async fn bad_structured_positions_name_the_field() {
         proto::Side::One,
     );
     let m = refused(&mut client, two_kings).await;
-    assert!(m.starts_with("position.almatafl:") && m.contains("King"), "{m}");
+    assert!(
+        m.starts_with("position.almatafl:") && m.contains("King"),
+        "{m}"
+    );
     let too_high = structured(
         vec![
             stack("F6", &[P::King]),
@@ -241,7 +260,10 @@ async fn bad_structured_positions_name_the_field() {
         proto::Side::One,
     );
     let m = refused(&mut client, unknown_piece).await;
-    assert!(m.starts_with("position.almatafl.stacks[0].pieces[1]:"), "{m}");
+    assert!(
+        m.starts_with("position.almatafl.stacks[0].pieces[1]:"),
+        "{m}"
+    );
     let bad_cell = structured(vec![stack("A1", &[P::King])], proto::Side::One);
     let m = refused(&mut client, bad_cell).await;
     assert!(m.starts_with("position.almatafl.stacks[0].cell:"), "{m}");

@@ -490,3 +490,75 @@ pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
     };
     Some(Kind::SchottenTotten(move_message(&mv)))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// Every legal move met in seeded tactics and expert games, both from the
+    /// full state and from the mover's view, goes to its structured form and
+    /// back to the same text; every kind of action is met.
+    #[test]
+    fn every_kind_of_move_round_trips_through_its_message() {
+        let mut kinds = BTreeSet::new();
+        for (variant, seed) in [("tactics", 1), ("tactics", 2), ("expert", 3), ("expert", 4)] {
+            let mut position = catalog::new_game(FullState::NAME, variant, seed).unwrap();
+            let mut turn = 0;
+            while position.outcome().is_none() && turn < 300 {
+                turn += 1;
+                let mover = position.side_to_move();
+                let view = view_of(&*position, Some(mover)).unwrap();
+                let moves = position.legal_moves();
+                for p in [&position, &view] {
+                    for text in &moves {
+                        let Some(Kind::SchottenTotten(m)) = move_kind(&**p, text) else {
+                            panic!("{text}");
+                        };
+                        let action = format!("{:?}", m.action);
+                        kinds.insert(action.split('(').nth(1).unwrap_or("").to_string());
+                        let back = move_text(&**p, &m).unwrap();
+                        let applied = p.apply(&back).unwrap();
+                        assert_eq!(&applied.move_text, text);
+                    }
+                }
+                // Prefer ruses so that every kind of action comes up.
+                let ruses = ["p:RECRUITER", "p:TRAITOR", "p:BANSHEE", "p:STRATEGIST"];
+                let pick = ruses
+                    .iter()
+                    .find_map(|r| moves.iter().find(|m| m.contains(r)))
+                    .unwrap_or(&moves[turn % moves.len()]);
+                position = position.apply(pick).unwrap().position;
+            }
+        }
+        for kind in [
+            "Play",
+            "Recruiter",
+            "Strategist",
+            "Banshee",
+            "Traitor",
+            "ReturnCards",
+        ] {
+            assert!(kinds.contains(kind), "{kind} never met: {kinds:?}");
+        }
+    }
+
+    #[test]
+    fn full_states_and_views_round_trip_through_their_messages() {
+        for variant in ["classic", "tactics", "expert"] {
+            let full = catalog::new_game(FullState::NAME, variant, 9).unwrap();
+            let after = full.apply(&full.legal_moves()[3]).unwrap().position;
+            for p in [full, after] {
+                let viewed = [Player::One, Player::Two].map(|s| view_of(&*p, Some(s)).unwrap());
+                for q in std::iter::once(&p).chain(&viewed) {
+                    let Some(State::SchottenTotten(m)) = state(&**q) else {
+                        panic!("{q:?}");
+                    };
+                    let back = position(FullState::NAME, variant, &m).unwrap();
+                    assert_eq!(back.notation(), q.notation());
+                }
+            }
+        }
+    }
+}
