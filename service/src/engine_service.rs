@@ -61,6 +61,15 @@ fn playable(message: Option<&proto::Position>) -> Result<Box<dyn AnyPosition>, S
     }
 }
 
+/// Sets its flag when dropped.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// An `Analyze` update from a search report.
 fn update(info: &Info<String>, is_final: bool, clamped: &str) -> proto::AnalysisUpdate {
     proto::AnalysisUpdate {
@@ -327,10 +336,14 @@ impl GameEngine for EngineService {
             n => n,
         };
         let (games, seed) = (r.games, r.seed);
+        let stop = Arc::new(AtomicBool::new(false));
+        // The client going away drops this future: the match stops after its current deal.
+        let _stop_on_drop = SetOnDrop(stop.clone());
         let result = self
             .runner
             .run(move || {
-                players::play_match(variant, games, seed, &r.player_a, &r.player_b, iterations)
+                let (a, b) = (&r.player_a, &r.player_b);
+                players::play_match(variant, games, seed, a, b, iterations, &stop)
             })
             .await?
             .map_err(Status::invalid_argument)?;

@@ -1,6 +1,8 @@
 //! The reference players by name, and seeded matches between them (what the
 //! service's `PlayMatch` and `caber match` run).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -39,8 +41,9 @@ pub fn by_name(name: &str, iterations: u64, seed: u64) -> Option<Box<PlayerFn<'s
 }
 
 /// Plays `games` deals (seeds `seed`, `seed + 1`, ...), each twice with the
-/// seats swapped, between the players named `a` and `b`. The error names an
-/// unknown player.
+/// seats swapped, between the players named `a` and `b`; stops after the
+/// current deal when `stop` is set (the counts then cover the deals played).
+/// The error names an unknown player.
 pub fn play_match(
     variant: Variant,
     games: u32,
@@ -48,16 +51,24 @@ pub fn play_match(
     a: &str,
     b: &str,
     iterations: u64,
+    stop: &AtomicBool,
 ) -> Result<MatchResult, String> {
     let player = |name: &str, salt: u64| {
         by_name(name, iterations, seed ^ salt)
             .ok_or_else(|| format!("unknown player {name:?} (known: {})", NAMES.join(", ")))
     };
     let (mut pa, mut pb) = (player(a, 0xA)?, player(b, 0xB)?);
-    let seeds: Vec<u64> = (0..u64::from(games))
-        .map(|i| seed.wrapping_add(i))
-        .collect();
-    Ok(ismcts::play_match(variant, &seeds, &mut *pa, &mut *pb))
+    let mut total = MatchResult::default();
+    for i in 0..u64::from(games) {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let r = ismcts::play_match(variant, &[seed.wrapping_add(i)], &mut *pa, &mut *pb);
+        total.a_wins += r.a_wins;
+        total.b_wins += r.b_wins;
+        total.draws += r.draws;
+    }
+    Ok(total)
 }
 
 #[cfg(test)]
@@ -66,17 +77,30 @@ mod tests {
 
     #[test]
     fn unknown_players_are_named() {
-        let e = play_match(Variant::Classic, 1, 0, "alpha", "greedy", 10).unwrap_err();
+        let go = AtomicBool::new(false);
+        let e = play_match(Variant::Classic, 1, 0, "alpha", "greedy", 10, &go).unwrap_err();
         assert!(e.contains("\"alpha\"") && e.contains("greedy"), "{e}");
     }
 
     #[test]
     fn matches_are_seeded_and_count_every_game() {
-        let a = play_match(Variant::Classic, 3, 9, "greedy", "random", 0).unwrap();
-        let b = play_match(Variant::Classic, 3, 9, "greedy", "random", 0).unwrap();
+        let go = AtomicBool::new(false);
+        let a = play_match(Variant::Classic, 3, 9, "greedy", "random", 0, &go).unwrap();
+        let b = play_match(Variant::Classic, 3, 9, "greedy", "random", 0, &go).unwrap();
         assert_eq!(a, b);
         assert_eq!(a.a_wins + a.b_wins + a.draws, 6);
         // The greedy player beats the random one most of the time.
         assert!(a.a_wins > a.b_wins, "{a:?}");
+        // Stopped before the first deal: nothing is played.
+        let stopped = play_match(
+            Variant::Classic,
+            3,
+            9,
+            "greedy",
+            "random",
+            0,
+            &AtomicBool::new(true),
+        );
+        assert_eq!(stopped.unwrap(), MatchResult::default());
     }
 }
