@@ -113,8 +113,9 @@ impl SearchPool {
     ) -> Option<T> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
-            let _admission = admission;
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            // The place is free before the caller hears of the result.
+            drop(admission);
             if let Ok(value) = result {
                 let _ = tx.send(value);
             }
