@@ -33,12 +33,15 @@ fn ismcts_beats_random() {
 }
 
 /// ISMCTS with a small budget against the greedy player, 5 deals x both
-/// seats in `classic` (deterministic: fixed seeds).
+/// seats in `expert` (deterministic: fixed seeds). At this budget (150
+/// iterations) the release `st_match` example measured 84 wins of 100 games
+/// for ISMCTS, so 7 of 10 is a margin a change of seeds does not upset
+/// (P(X >= 7) ~ 0.97 at p = 0.84); these seeds give 8 of 10.
 #[test]
 fn ismcts_beats_greedy() {
     let seeds: Vec<u64> = (100..105).collect();
     let r = st::ismcts::play_match(
-        Variant::Classic,
+        Variant::Expert,
         &seeds,
         &mut |v| ismcts_move(v, 150),
         &mut st::ismcts::greedy_player,
