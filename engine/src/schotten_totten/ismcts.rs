@@ -22,7 +22,9 @@
 //!
 //! Strength is measured with the `st_match` example (release mode, seeded,
 //! both seats): `cargo run --release -p caber-engine --example st_match --
-//! --variant tactics --games 100 --iterations 2000`.
+//! --variant tactics --games 100 --iterations 2000`. At 1000 iterations
+//! it won 69 (classic), 71 (tactics) and 93 (expert) of 100 games against the
+//! greedy player, and 100 of 100 against the random one (at 150-300).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
