@@ -83,7 +83,7 @@
 //! # Search
 //! [`ismcts::search`] and [`ismcts::evaluate`] read a [`View`] only; its
 //! moves always claim every stone they can (a reduction of the move set:
-//! claiming never hurts). [`ismcts::random_player`], [`ismcts::greedy_player`]
+//! claiming never hurts) and draw from the clan deck while it has cards. [`ismcts::random_player`], [`ismcts::greedy_player`]
 //! and [`ismcts::play_match`] drive matches; [`formation::bench_proof`] times
 //! the claim proof for benchmarks.
 

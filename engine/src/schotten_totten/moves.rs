@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 
 use super::board::{Board, Deck, Phase};
 use super::cards::Card;
+use super::formation::Pool;
 use crate::Player;
 
 /// What the card of a turn does. Stones are 0-based here (1..9 in notation).
@@ -407,13 +408,18 @@ pub(crate) fn apply<H: Hidden>(board: &mut Board, hidden: &mut H, mv: &Move) {
 
 /// The stones claimable after `action` (non-expert: claims follow the card).
 fn claims_after(board: &Board, action: &Action) -> u16 {
+    claims_after_in(board, &board.unseen_pool(), action)
+}
+
+/// [`claims_after`] given the board's unseen pool.
+fn claims_after_in(board: &Board, unseen: &Pool, action: &Action) -> u16 {
     if matches!(action, Action::Recruiter { .. }) {
         return 0;
     }
     let me = board.to_move;
     if let Action::Play { card, stone } = *action {
         // Only this stone changes, and the card leaves the unseen pool.
-        let mut pool = board.unseen_pool();
+        let mut pool = *unseen;
         if card.is_clan() {
             pool.clan &= !(1u64 << card.id());
         } else if card == Card::JOKER {
@@ -527,9 +533,10 @@ pub(crate) fn claim_all_actions(
 
 /// The move playing `action` (from [`claim_all_actions`], with its `pre`
 /// claims) and claiming everything it can, drawing from `prefer` when that
-/// deck is a choice (else the only choice).
+/// deck is a choice (else the only choice); `unseen` is the board's unseen pool.
 pub(crate) fn full_claim_move(
     board: &Board,
+    unseen: &Pool,
     pre: u16,
     action: Action,
     deck_len: [usize; 2],
@@ -538,7 +545,7 @@ pub(crate) fn full_claim_move(
     let claims = if board.variant.expert() {
         pre
     } else {
-        claims_after(board, &action)
+        claims_after_in(board, unseen, &action)
     };
     let draw = if draws(&action) {
         let opts = draw_options(board, deck_len);

@@ -17,6 +17,7 @@ fn ismcts_move(view: &st::View, iterations: u64) -> Option<Move> {
 
 /// A fixed-seed match is deterministic, so this statistical assertion is too:
 /// ISMCTS with a small budget against the random player, 10 deals x both seats.
+/// (It won 20 of 20; released at 1000 iterations it wins every game.)
 #[test]
 fn ismcts_beats_random() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -28,7 +29,25 @@ fn ismcts_beats_random() {
         &mut |v| st::ismcts::random_player(v, &mut rng),
     );
     eprintln!("{r:?}");
-    assert!(r.a_wins >= 17, "{r:?}");
+    assert!(r.a_wins >= 19, "{r:?}");
+}
+
+/// ISMCTS with a small budget against the greedy player, 5 deals x both
+/// seats in `expert` (deterministic: fixed seeds). At this budget (150
+/// iterations) the release `st_match` example measured 84 wins of 100 games
+/// for ISMCTS, so 7 of 10 is a margin a change of seeds does not upset
+/// (P(X >= 7) ~ 0.97 at p = 0.84); these seeds give 8 of 10.
+#[test]
+fn ismcts_beats_greedy() {
+    let seeds: Vec<u64> = (100..105).collect();
+    let r = st::ismcts::play_match(
+        Variant::Expert,
+        &seeds,
+        &mut |v| ismcts_move(v, 150),
+        &mut st::ismcts::greedy_player,
+    );
+    eprintln!("{r:?}");
+    assert!(r.a_wins >= 7, "{r:?}");
 }
 
 #[test]
