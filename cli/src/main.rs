@@ -91,6 +91,29 @@ enum Command {
         #[arg(long, default_value_t = 500)]
         interval: u32,
     },
+    /// A player's view of a referee's full state (schotten-totten): its own
+    /// hand, the opponent's hand size, deck sizes.
+    View {
+        /// Whose view: first, second (default: the side to move).
+        #[arg(long, default_value = "")]
+        player: String,
+    },
+    /// Play a seeded match between two reference players (schotten-totten:
+    /// random, greedy, ismcts), each deal twice with the seats swapped.
+    Match {
+        /// Number of deals (2 games each).
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Player A.
+        #[arg(long, default_value = "ismcts")]
+        a: String,
+        /// Player B.
+        #[arg(long, default_value = "greedy")]
+        b: String,
+        /// ISMCTS iterations per move (0: the server's default).
+        #[arg(long, default_value_t = 0)]
+        iterations: u64,
+    },
     /// Count leaf nodes of the move tree (checks move generation).
     Perft {
         /// Plies to go down.
@@ -147,6 +170,21 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             multipv,
             interval,
         } => commands::search::analyze(&mut session, &search, multipv, interval).await,
+        Command::View { player } => commands::view::run(&mut session, &player).await,
+        Command::Match {
+            games,
+            a,
+            b,
+            iterations,
+        } => {
+            let args = commands::matches::MatchArgs {
+                games,
+                a,
+                b,
+                iterations,
+            };
+            commands::matches::run(&mut session, args).await
+        }
         Command::Perft { depth, divide } => commands::perft::run(&mut session, depth, divide).await,
         Command::Bench(Bench::Service {
             rpc,

@@ -125,6 +125,14 @@ pub fn position(report: &proto::PositionReport, as_json: bool) {
     }
 }
 
+/// The position a command works on, for humans (nothing in JSON mode, where
+/// the reply says what it needs).
+pub fn shown(report: &proto::PositionReport, as_json: bool) {
+    if !as_json {
+        print_report(report);
+    }
+}
+
 /// `legal`.
 pub fn legal(moves: &[proto::MoveInfo], as_json: bool) {
     let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
@@ -306,4 +314,46 @@ pub fn perft(depth: u32, reply: &proto::PerftResponse, divide: bool, as_json: bo
         println!("{}: {}", d.r#move, d.nodes);
     }
     println!("nodes {}", reply.nodes);
+}
+
+/// A match score (wins + half the draws, over the games) with its 95%
+/// Wilson confidence interval.
+pub fn win_rate(wins: u32, draws: u32, games: u32) -> (f64, f64, f64) {
+    if games == 0 {
+        return (0.0, 0.0, 1.0);
+    }
+    let n = f64::from(games);
+    let p = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
+    let z = 1.96f64;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// `match`.
+pub fn match_result(a: &str, b: &str, reply: &proto::PlayMatchResponse, as_json: bool) {
+    let (rate, low, high) = win_rate(reply.a_wins, reply.draws, reply.games);
+    if as_json {
+        return print_json(json!({
+            "player_a": a,
+            "player_b": b,
+            "games": reply.games,
+            "a_wins": reply.a_wins,
+            "b_wins": reply.b_wins,
+            "draws": reply.draws,
+            "a_win_rate": rate,
+            "a_win_rate_95": [low, high],
+        }));
+    }
+    println!(
+        "{a} vs {b}: {} games, {a} {} wins, {} draws, {} losses",
+        reply.games, reply.a_wins, reply.draws, reply.b_wins
+    );
+    println!(
+        "{a} win rate {:.1}% (95% CI {:.1}%..{:.1}%)",
+        100.0 * rate,
+        100.0 * low,
+        100.0 * high
+    );
 }

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use caber_engine::catalog::{self, AnyPosition};
+use caber_engine::schotten_totten::{players, FullState};
 use caber_engine::search::{Info, Score};
+use caber_engine::{Game, Player};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
@@ -21,6 +23,10 @@ use crate::search_runner::{self, SearchRunner};
 const DEFAULT_REPORT_INTERVAL: Duration = Duration::from_millis(500);
 /// Deepest `Perft` accepted (the count grows by the branching factor per ply).
 const MAX_PERFT_DEPTH: u32 = 6;
+/// Most deals a `PlayMatch` plays (each twice).
+const MAX_MATCH_GAMES: u32 = 500;
+/// Most ISMCTS iterations per move in a `PlayMatch`.
+const MAX_MATCH_ITERATIONS: u64 = 100_000;
 /// Progress updates buffered for a slow `Analyze` client (later ones are skipped).
 const ANALYZE_BUFFER: usize = 16;
 
@@ -63,6 +69,15 @@ fn playable(message: Option<&proto::Position>) -> Result<Box<dyn AnyPosition>, S
     match position.outcome() {
         Some(outcome) => Err(errors::game_over(&outcome)),
         None => Ok(position),
+    }
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -115,7 +130,10 @@ impl GameEngine for EngineService {
             .into_iter()
             .map(|m| convert::move_info(&*position, m))
             .collect();
-        Ok(Response::new(proto::LegalMovesResponse { moves }))
+        Ok(Response::new(proto::LegalMovesResponse {
+            moves,
+            position: Some(convert::report(&*position)),
+        }))
     }
 
     async fn apply(
@@ -279,5 +297,82 @@ impl GameEngine for EngineService {
             Vec::new()
         };
         Ok(Response::new(proto::PerftResponse { nodes, divide }))
+    }
+
+    async fn view(
+        &self,
+        request: Request<proto::ViewRequest>,
+    ) -> Result<Response<proto::ViewResponse>, Status> {
+        let r = request.into_inner();
+        let position = convert::position(r.position.as_ref())?;
+        let player = match r.player() {
+            proto::Side::One => Some(Player::One),
+            proto::Side::Two => Some(Player::Two),
+            proto::Side::Unspecified => None,
+        };
+        let view = convert::schotten_totten::view_of(&*position, player)?;
+        Ok(Response::new(proto::ViewResponse {
+            position: Some(convert::report(&*view)),
+        }))
+    }
+
+    async fn play_match(
+        &self,
+        request: Request<proto::PlayMatchRequest>,
+    ) -> Result<Response<proto::PlayMatchResponse>, Status> {
+        let r = request.into_inner();
+        if r.game.trim().is_empty() {
+            return Err(errors::missing("game"));
+        }
+        if !r.game.trim().eq_ignore_ascii_case(FullState::NAME) {
+            return Err(Status::invalid_argument(format!(
+                "game: matches are played for {} only (its reference players)",
+                FullState::NAME
+            )));
+        }
+        let variant = catalog::lookup_variant::<FullState>(&r.variant)
+            .map_err(|e| errors::catalog("", "", &e))?;
+        if r.games == 0 || r.games > MAX_MATCH_GAMES {
+            return Err(Status::invalid_argument(format!(
+                "games: {} is out of range 1..={MAX_MATCH_GAMES}",
+                r.games
+            )));
+        }
+        if r.iterations > MAX_MATCH_ITERATIONS {
+            return Err(Status::invalid_argument(format!(
+                "iterations: {} is more than {MAX_MATCH_ITERATIONS}",
+                r.iterations
+            )));
+        }
+        for (field, name) in [("player_a", &r.player_a), ("player_b", &r.player_b)] {
+            if players::by_name(name, 1, 0).is_none() {
+                return Err(Status::invalid_argument(format!(
+                    "{field}: unknown player {name:?} (known: {})",
+                    players::NAMES.join(", ")
+                )));
+            }
+        }
+        let iterations = match r.iterations {
+            0 => players::DEFAULT_ITERATIONS,
+            n => n,
+        };
+        let (games, seed) = (r.games, r.seed);
+        let stop = Arc::new(AtomicBool::new(false));
+        // The client going away drops this future: the match stops after its current deal.
+        let _stop_on_drop = SetOnDrop(stop.clone());
+        let result = self
+            .runner
+            .run(move || {
+                let (a, b) = (&r.player_a, &r.player_b);
+                players::play_match(variant, games, seed, a, b, iterations, &stop)
+            })
+            .await?
+            .map_err(Status::invalid_argument)?;
+        Ok(Response::new(proto::PlayMatchResponse {
+            games: 2 * games,
+            a_wins: result.a_wins,
+            b_wins: result.b_wins,
+            draws: result.draws,
+        }))
     }
 }

@@ -2,9 +2,11 @@
 
 pub mod bench;
 pub mod games;
+pub mod matches;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod view;
 
 use anyhow::{anyhow, Context};
 use caber_service::proto::{self, position::State, r#move::Kind};
@@ -25,8 +27,8 @@ pub struct Session {
 pub struct Current {
     /// The position to send.
     pub position: proto::Position,
-    /// The server's report of it, when a call returned one (`NewGame`, `Apply`).
-    pub report: Option<proto::PositionReport>,
+    /// The server's report of it.
+    pub report: proto::PositionReport,
 }
 
 /// A failed call as an error carrying only the server's message.
@@ -48,14 +50,18 @@ impl Session {
     /// The position given by `--position` (or the start position), after `--moves`.
     pub async fn current(&mut self) -> anyhow::Result<Current> {
         let mut current = match &self.common.position {
-            Some(text) => Current {
-                position: proto::Position {
-                    game: self.common.game.clone(),
-                    variant: self.common.variant.clone(),
-                    state: Some(State::Text(text.clone())),
-                },
-                report: None,
-            },
+            Some(text) => {
+                // Read by the server (LegalMoves reports the position it read).
+                let request = proto::LegalMovesRequest {
+                    position: Some(proto::Position {
+                        game: self.common.game.clone(),
+                        variant: self.common.variant.clone(),
+                        state: Some(State::Text(text.clone())),
+                    }),
+                };
+                let reply = self.client.legal_moves(request).await.map_err(status)?;
+                from_report(required(reply.into_inner().position, "position")?)?
+            }
             None => {
                 let request = proto::NewGameRequest {
                     game: self.common.game.clone(),
@@ -97,6 +103,6 @@ pub fn apply_request(position: proto::Position, mv: &str) -> proto::ApplyRequest
 fn from_report(report: proto::PositionReport) -> anyhow::Result<Current> {
     Ok(Current {
         position: required(report.position.clone(), "position")?,
-        report: Some(report),
+        report,
     })
 }

@@ -3,7 +3,7 @@
 use anyhow::bail;
 use caber_service::proto;
 
-use super::{apply_request, required, status, Session};
+use super::{apply_request, status, Session};
 use crate::output;
 
 /// Shows the start position (after `--moves`).
@@ -12,13 +12,14 @@ pub async fn new(session: &mut Session) -> anyhow::Result<()> {
         bail!("new shows the start position: leave out --position (apply plays from a given one)");
     }
     let current = session.current().await?;
-    output::position(&required(current.report, "position")?, session.common.json);
+    output::position(&current.report, session.common.json);
     Ok(())
 }
 
 /// Lists the legal moves.
 pub async fn legal(session: &mut Session) -> anyhow::Result<()> {
     let current = session.current().await?;
+    output::shown(&current.report, session.common.json);
     let request = proto::LegalMovesRequest {
         position: Some(current.position),
     };

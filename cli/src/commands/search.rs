@@ -19,6 +19,7 @@ fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
 /// Evaluates the position: static without limits, searched with them.
 pub async fn eval(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()> {
     let current = session.current().await?;
+    output::shown(&current.report, session.common.json);
     let request = proto::EvaluateRequest {
         position: Some(current.position),
         limits: limits(args, session.common.seed),
@@ -35,6 +36,7 @@ pub async fn eval(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()
 /// Searches for the best move.
 pub async fn best(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()> {
     let current = session.current().await?;
+    output::shown(&current.report, session.common.json);
     let request = proto::BestMoveRequest {
         position: Some(current.position),
         limits: limits(args, session.common.seed),
@@ -56,6 +58,7 @@ pub async fn analyze(
     interval_ms: u32,
 ) -> anyhow::Result<()> {
     let current = session.current().await?;
+    output::shown(&current.report, session.common.json);
     let request = proto::AnalyzeRequest {
         position: Some(current.position),
         limits: limits(args, session.common.seed),

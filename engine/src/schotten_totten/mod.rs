@@ -96,6 +96,7 @@ pub mod ismcts;
 pub mod move_notation;
 pub mod moves;
 pub mod notation;
+pub mod players;
 pub mod state;
 mod validate;
 

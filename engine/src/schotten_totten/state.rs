@@ -210,6 +210,16 @@ impl FullState {
         self.decks[deck.index()].len()
     }
 
+    /// A player's hand (sorted), with what the opponent knows of it.
+    pub fn hand_cards(&self, p: Player) -> &[HandCard] {
+        &self.hands[p.index()]
+    }
+
+    /// A deck's cards, bottom first (the last one is drawn next).
+    pub fn deck(&self, deck: Deck) -> &[DeckCard] {
+        &self.decks[deck.index()]
+    }
+
     /// What `player` knows of this state.
     pub fn view(&self, player: Player) -> View {
         let opp = player.opponent();
@@ -308,6 +318,31 @@ impl View {
     /// The viewer's known hand cards.
     pub fn hand(&self) -> &[Card] {
         &self.hand
+    }
+
+    /// Cards the viewer drew in moves applied to this view, not yet revealed.
+    pub fn hand_unknown(&self) -> usize {
+        self.hand_unknown as usize
+    }
+
+    /// The opponent's hand cards the viewer knows (sorted).
+    pub fn opponent_known(&self) -> &[Card] {
+        &self.opp_known
+    }
+
+    /// The opponent's hand size.
+    pub fn opponent_hand_size(&self) -> usize {
+        self.opp_count as usize
+    }
+
+    /// Cards left in a deck.
+    pub fn deck_len(&self, deck: Deck) -> usize {
+        self.deck_len[deck.index()] as usize
+    }
+
+    /// The deck cards the viewer knows: (place from the bottom, card), by place.
+    pub fn deck_known(&self, deck: Deck) -> &[(u8, Card)] {
+        &self.deck_known[deck.index()]
     }
 
     /// The end of the game, if it is over.

@@ -4,6 +4,8 @@
 //! game lives in its own module and is built only from the engine's public
 //! accessors and validating constructors.
 
+pub mod almatafl;
+pub mod schotten_totten;
 pub mod tablut;
 
 use std::time::Duration;
@@ -32,12 +34,19 @@ pub fn position(message: Option<&proto::Position>) -> Result<Box<dyn AnyPosition
                 .map_err(|e| errors::catalog("position.", "text", &e))
         }
         Some(State::Tablut(tablut)) => tablut::position(&message.game, &message.variant, tablut),
+        Some(State::Almatafl(alma)) => almatafl::position(&message.game, &message.variant, alma),
+        Some(State::SchottenTotten(st)) => {
+            schotten_totten::position(&message.game, &message.variant, st)
+        }
     }
 }
 
 /// The full report of a position: structured form, text, side to move, outcome, diagram.
 pub fn report(position: &dyn AnyPosition) -> proto::PositionReport {
-    let state = tablut::state(position).unwrap_or_else(|| State::Text(position.notation()));
+    let state = tablut::state(position)
+        .or_else(|| almatafl::state(position))
+        .or_else(|| schotten_totten::state(position))
+        .unwrap_or_else(|| State::Text(position.notation()));
     let mover = position.side_to_move();
     proto::PositionReport {
         position: Some(proto::Position {
@@ -63,12 +72,20 @@ pub fn move_text(
         None => Err(errors::missing("move.kind")),
         Some(Kind::Text(text)) => Ok((text.clone(), "move.text")),
         Some(Kind::Tablut(mv)) => Ok((tablut::move_text(position, mv)?, "move.tablut")),
+        Some(Kind::Almatafl(mv)) => Ok((almatafl::move_text(position, mv)?, "move.almatafl")),
+        Some(Kind::SchottenTotten(mv)) => Ok((
+            schotten_totten::move_text(position, mv)?,
+            "move.schotten_totten",
+        )),
     }
 }
 
 /// A legal move of `position` (given as text) in text and structured form.
 pub fn move_info(position: &dyn AnyPosition, text: String) -> proto::MoveInfo {
-    let kind = tablut::move_kind(position, &text).unwrap_or_else(|| Kind::Text(text.clone()));
+    let kind = tablut::move_kind(position, &text)
+        .or_else(|| almatafl::move_kind(position, &text))
+        .or_else(|| schotten_totten::move_kind(position, &text))
+        .unwrap_or_else(|| Kind::Text(text.clone()));
     proto::MoveInfo {
         text,
         r#move: Some(proto::Move { kind: Some(kind) }),
