@@ -138,6 +138,10 @@ enum Bench {
         /// The RPC to load.
         #[arg(long, value_enum, default_value = "legal-moves")]
         rpc: commands::bench::Rpc,
+        /// The no-op baseline run first the same way (health-check: the
+        /// cheapest call there is; list-games: an API call without a position).
+        #[arg(long, value_enum, default_value = "health-check")]
+        baseline: commands::bench::Rpc,
         /// Calls in flight at once, one connection each.
         #[arg(long, default_value_t = 8)]
         concurrency: usize,
@@ -184,6 +188,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft { depth, divide } => commands::perft::run(&mut session, depth, divide).await,
         Command::Bench(Bench::Service {
             rpc,
+            baseline,
             concurrency,
             seconds,
             rss_pid,
@@ -191,6 +196,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let plan = commands::bench::Plan {
                 server: session.common.server.clone(),
                 rpc,
+                baseline,
                 game: session.common.game.clone(),
                 concurrency,
                 seconds,

@@ -303,6 +303,7 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::ViewRequest>,
     ) -> Result<Response<proto::ViewResponse>, Status> {
+        note_game(&request, game_of(request.get_ref().position.as_ref()));
         let r = request.into_inner();
         let position = convert::position(r.position.as_ref())?;
         let player = match r.player() {
@@ -320,6 +321,7 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::PlayMatchRequest>,
     ) -> Result<Response<proto::PlayMatchResponse>, Status> {
+        note_game(&request, &request.get_ref().game);
         let r = request.into_inner();
         if r.game.trim().is_empty() {
             return Err(errors::missing("game"));

@@ -288,6 +288,21 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     }
                     .encode_to_vec(),
                 ));
+                let view = proto::ViewRequest {
+                    position: p.clone(),
+                    player: 1,
+                };
+                out.push((7, view.encode_to_vec()));
+                let play = proto::PlayMatchRequest {
+                    game: game.clone(),
+                    variant: variant.clone(),
+                    games: 1,
+                    seed: 2,
+                    player_a: "greedy".into(),
+                    player_b: "random".into(),
+                    iterations: 20,
+                };
+                out.push((8, play.encode_to_vec()));
                 out.push((
                     6,
                     proto::NewGameRequest {
@@ -320,7 +335,7 @@ fn check(result: Result<(), Status>) {
 /// Decodes `bytes` as request `rpc` and calls its handler directly.
 async fn call(rpc: usize, bytes: &[u8]) {
     let s = service();
-    let r = match rpc % 7 {
+    let r = match rpc % 9 {
         0 => match proto::LegalMovesRequest::decode(bytes) {
             Ok(m) => s.legal_moves(Request::new(m)).await.map(drop),
             Err(_) => return,
@@ -359,6 +374,19 @@ async fn call(rpc: usize, bytes: &[u8]) {
             Ok(mut m) => {
                 m.depth %= 3;
                 s.perft(Request::new(m)).await.map(drop)
+            }
+            Err(_) => return,
+        },
+        7 => match proto::ViewRequest::decode(bytes) {
+            Ok(m) => s.view(Request::new(m)).await.map(drop),
+            Err(_) => return,
+        },
+        8 => match proto::PlayMatchRequest::decode(bytes) {
+            // Long matches are legal but slow; keep them tiny here.
+            Ok(mut m) => {
+                m.games %= 2;
+                m.iterations = m.iterations % 32 + 1;
+                s.play_match(Request::new(m)).await.map(drop)
             }
             Err(_) => return,
         },
@@ -405,7 +433,7 @@ proptest! {
 
     #[test]
     fn every_rpc_survives_random_bytes(
-        rpc in 0usize..7,
+        rpc in 0usize..9,
         bytes in proptest::collection::vec(any::<u8>(), 0..200),
     ) {
         runtime().block_on(call(rpc, &bytes));
@@ -423,7 +451,7 @@ fn the_seeds_cover_every_game_and_rpc() {
         "Schotten Totten views"
     );
     let rpcs: std::collections::BTreeSet<usize> = seeds().iter().map(|(r, _)| *r).collect();
-    assert_eq!(rpcs.len(), 7);
+    assert_eq!(rpcs.len(), 9);
     eprintln!(
         "corpus {} texts, {} request seeds",
         corpus().len(),

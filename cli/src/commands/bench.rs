@@ -1,10 +1,12 @@
 //! `caber bench service`: load on a running server, against a no-op baseline.
 //!
 //! `concurrency` workers, each on its own connection, call the RPC back to
-//! back for `seconds`; then the same is done with the baseline, the health
-//! `Check` (`grpc.health.v1.Health/Check`, service `""`): no engine work, tiny
-//! messages, the same transport and the same server-side call layer (logs,
-//! metrics), so the ratio measures what the RPC itself costs on top.
+//! back for `seconds`, first with the baseline, then with the RPC. The default
+//! baseline is the health `Check` (`grpc.health.v1.Health/Check`, service
+//! `""`): no engine work, tiny messages, the same transport and the same
+//! server-side call layer (logs, metrics), so the ratio measures what the RPC
+//! itself costs on top. `ListGames` can be the baseline instead (an API call
+//! with no position to read, but a ~2 KB response).
 
 use std::time::{Duration, Instant};
 
@@ -39,6 +41,8 @@ pub struct Plan {
     pub server: Option<String>,
     /// The RPC to load.
     pub rpc: Rpc,
+    /// The baseline RPC, run first the same way.
+    pub baseline: Rpc,
     /// The game of `LegalMoves` and `NewGame`.
     pub game: String,
     /// Calls in flight at once (one connection each).
@@ -210,19 +214,17 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
         state: text.map(State::Text),
     };
     let rss_before = plan.rss_pid.and_then(rss_kib);
-    let baseline = phase(plan, Rpc::HealthCheck, &position).await?;
+    let baseline = phase(plan, plan.baseline, &position).await?;
     let rss_between = plan.rss_pid.and_then(rss_kib);
     let target = phase(plan, plan.rpc, &position).await?;
     let rss_after = plan.rss_pid.and_then(rss_kib);
     let ratio = target.throughput() / baseline.throughput().max(f64::MIN_POSITIVE);
-    let rpc = plan
-        .rpc
-        .to_possible_value()
-        .map(|v| v.get_name().to_string());
+    let name = |rpc: Rpc| rpc.to_possible_value().map(|v| v.get_name().to_string());
+    let (rpc, baseline_rpc) = (name(plan.rpc), name(plan.baseline));
     if as_json {
         let report = json!({
             "rpc": rpc,
-            "baseline_rpc": "health-check",
+            "baseline_rpc": baseline_rpc,
             "concurrency": plan.concurrency,
             "seconds_per_phase": plan.seconds,
             "target": target.json(),
@@ -237,9 +239,10 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
         });
         println!("{report}");
     } else {
-        for (name, p) in [("baseline health-check", &baseline), ("target", &target)] {
+        for (name, p) in [(&baseline_rpc, &baseline), (&rpc, &target)] {
             println!(
-                "{name}: {} calls, {} errors, {:.0}/s, p50 {:.3} ms, p99 {:.3} ms",
+                "{}: {} calls, {} errors, {:.0}/s, p50 {:.3} ms, p99 {:.3} ms",
+                name.as_deref().unwrap_or("?"),
                 p.calls,
                 p.errors,
                 p.throughput(),

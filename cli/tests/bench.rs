@@ -1,0 +1,35 @@
+//! `caber bench service` end to end against the in-process service.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+#[test]
+fn bench_service_reports_both_phases_and_their_ratio() {
+    let out = Command::new(env!("CARGO_BIN_EXE_caber"))
+        .args(["bench", "service", "--rpc", "legal-moves"])
+        .args(["--concurrency", "2", "--seconds", "0.3", "--json"])
+        .output()
+        .expect("caber runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["rpc"], "legal-moves");
+    assert_eq!(report["baseline_rpc"], "health-check");
+    assert_eq!(report["concurrency"], 2);
+    for phase in ["target", "baseline"] {
+        let p = &report[phase];
+        assert!(p["calls"].as_u64().unwrap() > 0, "{phase}: {p}");
+        assert_eq!(p["errors"], 0, "{phase}: {p}");
+        let (p50, p99) = (p["p50_ms"].as_f64().unwrap(), p["p99_ms"].as_f64().unwrap());
+        assert!(p50 > 0.0 && p50 <= p99, "{phase}: {p}");
+        assert!(p["throughput_per_s"].as_f64().unwrap() > 0.0);
+    }
+    let ratio = report["throughput_ratio"].as_f64().unwrap();
+    let expected = report["target"]["throughput_per_s"].as_f64().unwrap()
+        / report["baseline"]["throughput_per_s"].as_f64().unwrap();
+    assert!((ratio - expected).abs() < 0.01, "{ratio} vs {expected}");
+}
