@@ -18,13 +18,19 @@ pub type Client = GameEngineClient<Channel>;
 /// Connects to `server` (a URL such as `http://127.0.0.1:50051`; the scheme
 /// may be left out), or without one to an in-process service.
 pub async fn connect(server: Option<&str>) -> anyhow::Result<Client> {
+    Ok(GameEngineClient::new(channel(server).await?))
+}
+
+/// A connection to `server`, or without one to an in-process service (for
+/// clients of other services too, such as health checking).
+pub async fn channel(server: Option<&str>) -> anyhow::Result<Channel> {
     match server {
         Some(url) => remote(url).await,
         None => in_process().await,
     }
 }
 
-async fn remote(url: &str) -> anyhow::Result<Client> {
+async fn remote(url: &str) -> anyhow::Result<Channel> {
     let full = if url.contains("://") {
         url.to_string()
     } else {
@@ -35,11 +41,11 @@ async fn remote(url: &str) -> anyhow::Result<Client> {
         .connect()
         .await
         .with_context(|| format!("cannot connect to {url}"))?;
-    Ok(GameEngineClient::new(channel))
+    Ok(channel)
 }
 
 /// Starts the service in this process; each connection is an in-memory pipe.
-async fn in_process() -> anyhow::Result<Client> {
+async fn in_process() -> anyhow::Result<Channel> {
     let (connections, incoming) = mpsc::channel::<io::Result<tokio::io::DuplexStream>>(1);
     tokio::spawn(
         caber_service::router(EngineService::new())
@@ -59,5 +65,5 @@ async fn in_process() -> anyhow::Result<Client> {
         }))
         .await
         .context("cannot start the in-process service")?;
-    Ok(GameEngineClient::new(channel))
+    Ok(channel)
 }

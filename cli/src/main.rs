@@ -123,6 +123,32 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Load tests.
+    #[command(subcommand)]
+    Bench(Bench),
+}
+
+/// What `caber bench` can load.
+#[derive(Subcommand, Debug)]
+enum Bench {
+    /// Calls one RPC as fast as possible with --concurrency workers for
+    /// --seconds, after doing the same with the health Check as a no-op
+    /// baseline; reports throughput, p50/p99 latency, errors and the ratio.
+    Service {
+        /// The RPC to load.
+        #[arg(long, value_enum, default_value = "legal-moves")]
+        rpc: commands::bench::Rpc,
+        /// Calls in flight at once, one connection each.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+        /// Length of each phase (baseline, then the RPC), in seconds.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Sample the resident memory of this process (the server, on this
+        /// machine) before, between and after the phases.
+        #[arg(long)]
+        rss_pid: Option<u32>,
+    },
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
@@ -156,6 +182,22 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             commands::matches::run(&mut session, args).await
         }
         Command::Perft { depth, divide } => commands::perft::run(&mut session, depth, divide).await,
+        Command::Bench(Bench::Service {
+            rpc,
+            concurrency,
+            seconds,
+            rss_pid,
+        }) => {
+            let plan = commands::bench::Plan {
+                server: session.common.server.clone(),
+                rpc,
+                game: session.common.game.clone(),
+                concurrency,
+                seconds,
+                rss_pid,
+            };
+            commands::bench::service(&plan, session.common.json).await
+        }
     }
 }
 

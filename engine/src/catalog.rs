@@ -247,6 +247,41 @@ fn variant_names<G: Game>() -> Vec<&'static str> {
 #[derive(Clone, Debug)]
 struct Perfect<G: Game>(G);
 
+/// Every legal move of `pos` as text, in the generator's order.
+pub(crate) fn text_moves<G: Game>(pos: &G) -> Vec<String> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.iter().map(|m| pos.move_to_text(m)).collect()
+}
+
+/// Plays a text move on `pos`, boxing the result with `wrap`.
+pub(crate) fn apply_text<G: Game>(
+    pos: &G,
+    mv: &str,
+    wrap: fn(G) -> Box<dyn AnyPosition>,
+) -> Result<Applied, MoveError> {
+    let parsed = pos.parse_move(mv)?;
+    let after = pos.clone().play(&parsed).map_err(|e| e.error)?;
+    Ok(Applied {
+        move_text: pos.move_to_text(&parsed),
+        events: pos.move_events(&parsed, &after),
+        position: wrap(after),
+    })
+}
+
+/// Perft below each legal move of `pos`.
+pub(crate) fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|m| {
+            let n = crate::game::perft(&pos.play_unchecked(m), depth.saturating_sub(1));
+            (pos.move_to_text(m), n)
+        })
+        .collect()
+}
+
 /// Maps every move of `info` to text by replaying each line from `pos`.
 pub fn info_to_text<G: Game>(pos: &G, info: &Info<G::Move>) -> Info<String> {
     let mut out = info.map_moves(|_| String::new());
@@ -288,18 +323,10 @@ impl<G: Game> AnyPosition for Perfect<G> {
         self.0.outcome()
     }
     fn legal_moves(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        self.0.legal_moves(&mut moves);
-        moves.iter().map(|m| self.0.move_to_text(m)).collect()
+        text_moves(&self.0)
     }
     fn apply(&self, mv: &str) -> Result<Applied, MoveError> {
-        let parsed = self.0.parse_move(mv)?;
-        let after = self.0.clone().play(&parsed).map_err(|e| e.error)?;
-        Ok(Applied {
-            move_text: self.0.move_to_text(&parsed),
-            events: self.0.move_events(&parsed, &after),
-            position: boxed(after),
-        })
+        apply_text(&self.0, mv, boxed)
     }
     fn evaluate(&self) -> i32 {
         self.0.evaluate()
@@ -319,17 +346,7 @@ impl<G: Game> AnyPosition for Perfect<G> {
         Some(crate::game::perft(&self.0, depth))
     }
     fn perft_divide(&self, depth: u32) -> Option<Vec<(String, u64)>> {
-        let mut moves = Vec::new();
-        self.0.legal_moves(&mut moves);
-        Some(
-            moves
-                .iter()
-                .map(|m| {
-                    let n = crate::game::perft(&self.0.play_unchecked(m), depth.saturating_sub(1));
-                    (self.0.move_to_text(m), n)
-                })
-                .collect(),
-        )
+        Some(perft_divide(&self.0, depth))
     }
     fn as_any(&self) -> &dyn Any {
         self

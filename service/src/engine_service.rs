@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
+use crate::call_layer::note_game;
 use crate::convert;
 use crate::errors;
 use crate::proto;
@@ -36,9 +37,14 @@ pub struct EngineService {
 }
 
 impl EngineService {
-    /// A service with no search running.
+    /// A service with a search pool sized for this machine and the default caps.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A service running its searches on `runner`.
+    pub fn with_runner(runner: SearchRunner) -> Self {
+        Self { runner }
     }
 
     /// Searches currently running, including cancelled ones still stopping.
@@ -50,6 +56,11 @@ impl EngineService {
     pub fn into_server(self) -> GameEngineServer<Self> {
         GameEngineServer::new(self)
     }
+}
+
+/// The game named by a request's position, for the call's log line.
+fn game_of(position: Option<&proto::Position>) -> &str {
+    position.map_or("", |p| p.game.as_str())
 }
 
 /// The position of a request, refused if its game is over.
@@ -96,6 +107,7 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::NewGameRequest>,
     ) -> Result<Response<proto::NewGameResponse>, Status> {
+        note_game(&request, &request.get_ref().game);
         let r = request.into_inner();
         if r.game.trim().is_empty() {
             return Err(errors::missing("game"));
@@ -111,6 +123,7 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::LegalMovesRequest>,
     ) -> Result<Response<proto::LegalMovesResponse>, Status> {
+        note_game(&request, game_of(request.get_ref().position.as_ref()));
         let position = convert::position(request.get_ref().position.as_ref())?;
         let moves = position
             .legal_moves()
@@ -127,6 +140,7 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::ApplyRequest>,
     ) -> Result<Response<proto::ApplyResponse>, Status> {
+        note_game(&request, game_of(request.get_ref().position.as_ref()));
         let r = request.into_inner();
         let position = playable(r.position.as_ref())?;
         let (text, field) = convert::move_text(&*position, r.r#move.as_ref())?;
@@ -144,6 +158,7 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::EvaluateRequest>,
     ) -> Result<Response<proto::EvaluateResponse>, Status> {
+        note_game(&request, game_of(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let r = request.into_inner();
         let position = playable(r.position.as_ref())?;
@@ -153,7 +168,7 @@ impl GameEngine for EngineService {
                 stats: None,
             }));
         };
-        let (limits, clamped) = search_runner::plan(Some(requested), timeout);
+        let (limits, clamped) = self.runner.plan(Some(requested), timeout);
         let stop = Arc::new(AtomicBool::new(false));
         let info = self.runner.search(position, limits, stop, |_| {}).await?;
         let score = info
@@ -169,10 +184,13 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::BestMoveRequest>,
     ) -> Result<Response<proto::BestMoveResponse>, Status> {
+        note_game(&request, game_of(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let r = request.into_inner();
         let position = playable(r.position.as_ref())?;
-        let (limits, clamped) = search_runner::plan(convert::limits(r.limits.as_ref()), timeout);
+        let (limits, clamped) = self
+            .runner
+            .plan(convert::limits(r.limits.as_ref()), timeout);
         let stop = Arc::new(AtomicBool::new(false));
         let info = self
             .runner
@@ -197,11 +215,13 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::AnalyzeRequest>,
     ) -> Result<Response<Self::AnalyzeStream>, Status> {
+        note_game(&request, game_of(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let r = request.into_inner();
         let position = playable(r.position.as_ref())?;
-        let (mut limits, clamped) =
-            search_runner::plan(convert::limits(r.limits.as_ref()), timeout);
+        let (mut limits, clamped) = self
+            .runner
+            .plan(convert::limits(r.limits.as_ref()), timeout);
         limits.multipv = r.multipv.max(1) as usize;
         limits.report_every = Some(match r.report_interval_ms {
             0 => DEFAULT_REPORT_INTERVAL,
@@ -238,6 +258,7 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::PerftRequest>,
     ) -> Result<Response<proto::PerftResponse>, Status> {
+        note_game(&request, game_of(request.get_ref().position.as_ref()));
         let r = request.into_inner();
         let position = convert::position(r.position.as_ref())?;
         if r.depth > MAX_PERFT_DEPTH {

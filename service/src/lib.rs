@@ -3,28 +3,152 @@
 //! The service holds no game rule: [`convert`] translates between messages and
 //! the engine's positions (built only through the engine's validating
 //! constructors), [`engine_service`] implements the RPCs, [`search_runner`]
-//! runs searches off the async runtime and [`errors`] turns engine errors into
-//! gRPC statuses naming the offending field.
+//! runs searches on the dedicated [`pool`] within the server's caps and
+//! [`errors`] turns engine errors into gRPC statuses naming the offending
+//! field. Around them: [`call_layer`] (per-call logs and [`metrics`], the
+//! [`auth`] token check, refusing calls while draining), `grpc.health.v1`
+//! health checking and server reflection (`v1` and `v1alpha`); [`config`] is
+//! `caberd`'s command line.
 
+pub mod auth;
+pub mod call_layer;
+pub mod config;
 pub mod convert;
 pub mod engine_service;
 pub mod errors;
+pub mod metrics;
+pub mod pool;
 pub mod proto;
 pub mod search_runner;
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
-use tonic::transport::server::Router;
-use tonic::transport::Server;
+use tonic::transport::server::{Router, TcpIncoming};
+use tonic::transport::{Server, ServerTlsConfig};
+use tonic_health::server::HealthReporter;
+use tonic_health::ServingStatus;
+use tower::layer::util::{Identity, Stack};
 
 pub use engine_service::EngineService;
+/// The health checking crate, re-exported for clients (its `pb::health_client`).
+pub use tonic_health;
 
-/// A server with every Caber service added, ready to serve (more services may be added).
-pub fn router(service: EngineService) -> Router {
-    Server::builder().add_service(service.into_server())
+use crate::auth::Token;
+use crate::call_layer::{CallGate, CallLayer};
+use crate::proto::game_engine_server::GameEngineServer;
+
+/// The full name of the API service, as health checking and reflection know it.
+pub const API_SERVICE: &str = "caber.v1.GameEngine";
+
+/// The default largest request message accepted (tonic's own default).
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+
+/// A server with every Caber service added and the call layer around them.
+pub type ApiRouter = Router<Stack<CallLayer, Identity>>;
+
+/// How the server is put together beyond the engine service.
+#[derive(Clone, Debug, Default)]
+pub struct ServerOptions {
+    /// The bearer token API calls must carry, if any.
+    pub token: Option<Token>,
+    /// The largest request message accepted (0: [`DEFAULT_MAX_MESSAGE_BYTES`]).
+    pub max_message_bytes: usize,
+    /// TLS, if the server should speak it.
+    pub tls: Option<ServerTlsConfig>,
+}
+
+/// Handles to a built server: its health statuses and its call gate.
+#[derive(Clone, Debug)]
+pub struct Control {
+    health: HealthReporter,
+    gate: Arc<CallGate>,
+}
+
+impl Control {
+    /// Starts a graceful shutdown: health turns `NOT_SERVING` (for `""` and
+    /// [`API_SERVICE`]) and new API calls are refused with `UNAVAILABLE`.
+    pub async fn stop_serving(&self) {
+        for name in ["", API_SERVICE] {
+            self.health
+                .set_service_status(name, ServingStatus::NotServing)
+                .await;
+        }
+        self.gate.start_draining();
+    }
+
+    /// API calls in progress.
+    pub fn in_flight(&self) -> usize {
+        self.gate.in_flight()
+    }
+
+    /// Completes when no API call is in progress.
+    pub async fn idle(&self) {
+        self.gate.idle().await
+    }
+}
+
+/// A server with every Caber service added, without TLS or token, ready to serve.
+pub fn router(service: EngineService) -> ApiRouter {
+    build(service, ServerOptions::default())
+        .map(|(router, _)| router)
+        .unwrap_or_else(|_| unreachable!("only the TLS configuration can fail"))
+}
+
+/// A server with every Caber service added: the engine API, health checking
+/// (both [`API_SERVICE`] and `""` serving) and reflection `v1` and `v1alpha`,
+/// behind the [`CallLayer`]. Fails only on a bad TLS configuration.
+pub fn build(
+    service: EngineService,
+    options: ServerOptions,
+) -> Result<(ApiRouter, Control), tonic::transport::Error> {
+    let (health, health_service) = tonic_health::server::health_reporter();
+    set_now(&health, API_SERVICE, ServingStatus::Serving);
+    let gate = Arc::new(CallGate::default());
+    let max = match options.max_message_bytes {
+        0 => DEFAULT_MAX_MESSAGE_BYTES,
+        n => n,
+    };
+    let api = GameEngineServer::new(service).max_decoding_message_size(max);
+    let reflection = || {
+        // Both reflection versions list (and describe) both reflection services.
+        tonic_reflection::server::Builder::configure()
+            .include_reflection_service(false)
+            .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            )
+    };
+    let reflection_v1 = reflection()
+        .build_v1()
+        .expect("the compiled-in descriptor sets are valid");
+    let reflection_v1alpha = reflection()
+        .build_v1alpha()
+        .expect("the compiled-in descriptor sets are valid");
+    let mut server = Server::builder();
+    if let Some(tls) = options.tls {
+        server = server.tls_config(tls)?;
+    }
+    let router = server
+        .layer(CallLayer::new(gate.clone(), options.token))
+        .add_service(api)
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha);
+    Ok((router, Control { health, gate }))
+}
+
+/// Sets a health status of a reporter nobody else holds yet: its lock is free,
+/// so the update completes on its first poll.
+fn set_now(health: &HealthReporter, name: &str, status: ServingStatus) {
+    let mut update = std::pin::pin!(health.set_service_status(name, status));
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    let done = update.as_mut().poll(&mut cx).is_ready();
+    debug_assert!(done, "a fresh health reporter is never locked");
 }
 
 /// Binds a TCP listener (port 0 picks a free port); returns it with the real address.
@@ -34,13 +158,17 @@ pub async fn bind(addr: SocketAddr) -> std::io::Result<(TcpListener, SocketAddr)
     Ok((listener, local))
 }
 
-/// Serves `router` on `listener` until `shutdown` completes.
+/// Serves `router` on `listener` until `shutdown` completes. Connections get
+/// `TCP_NODELAY`: without it, small responses wait for delayed ACKs (~40 ms).
 pub async fn serve(
-    router: Router,
+    router: ApiRouter,
     listener: TcpListener,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), tonic::transport::Error> {
     router
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(
+            TcpIncoming::from(listener).with_nodelay(Some(true)),
+            shutdown,
+        )
         .await
 }

@@ -1,61 +1,102 @@
 //! `caberd`: Caber's gRPC game engine server.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use caber_service::EngineService;
+use caber_service::auth::Token;
+use caber_service::config::{Config, LogFormat};
+use caber_service::pool::SearchPool;
+use caber_service::search_runner::SearchRunner;
+use caber_service::{metrics, EngineService, ServerOptions};
 use clap::Parser;
 use tokio::sync::oneshot;
+use tonic::transport::{Identity, ServerTlsConfig};
 use tracing_subscriber::EnvFilter;
 
-/// Caber's gRPC game engine server (caber.v1.GameEngine).
-#[derive(Parser, Debug)]
-#[command(version, about)]
-struct Args {
-    /// Address to listen on; port 0 picks a free port.
-    #[arg(long, env = "CABER_LISTEN", default_value = "127.0.0.1:50051")]
-    listen: SocketAddr,
-    /// Time in milliseconds that calls in progress get to finish after SIGTERM or Ctrl-C.
-    #[arg(long, default_value_t = 10_000)]
-    shutdown_grace_ms: u64,
-}
+/// How long the transport gets to close connections once the calls are done
+/// (a health `Watch` stream never ends by itself).
+const CLOSE_TIMEOUT: Duration = Duration::from_millis(500);
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
-        .with_writer(std::io::stderr)
-        .init();
-    let args = Args::parse();
-    let (listener, addr) = caber_service::bind(args.listen)
+    let config = Config::parse();
+    init_logs(config.log_format);
+    tracing::info!(config = %config.summary(), "caberd starting");
+    let options = ServerOptions {
+        token: config
+            .auth_token_file
+            .as_deref()
+            .map(Token::from_file)
+            .transpose()?,
+        max_message_bytes: config.max_message_bytes,
+        tls: tls(&config)?,
+    };
+    let pool = SearchPool::new(config.threads(), config.searches());
+    let service = EngineService::with_runner(SearchRunner::new(pool, config.caps()));
+    let (router, control) = caber_service::build(service, options).context("cannot set up TLS")?;
+    let (listener, addr) = caber_service::bind(config.listen)
         .await
-        .with_context(|| format!("cannot listen on {}", args.listen))?;
+        .with_context(|| format!("cannot listen on {}", config.listen))?;
     println!("caberd listening on {addr}");
-    tracing::info!(%addr, "serving caber.v1.GameEngine");
-    let (stopping_tx, stopping) = oneshot::channel();
-    let signal = async {
-        shutdown_signal().await;
-        let _ = stopping_tx.send(());
-    };
-    let serve = caber_service::serve(
-        caber_service::router(EngineService::new()),
-        listener,
-        signal,
-    );
-    let grace = Duration::from_millis(args.shutdown_grace_ms);
-    let grace_over = async {
-        match stopping.await {
-            Ok(()) => tokio::time::sleep(grace).await,
-            Err(_) => std::future::pending().await,
-        }
-    };
+    if let Some(metrics_addr) = config.metrics_listen {
+        let (listener, addr) = caber_service::bind(metrics_addr)
+            .await
+            .with_context(|| format!("cannot listen for metrics on {metrics_addr}"))?;
+        println!("caberd metrics on http://{addr}/metrics");
+        tokio::spawn(metrics::serve(listener));
+    }
+    tracing::info!(%addr, "serving caber.v1.GameEngine, grpc.health.v1.Health and reflection");
+
+    let (close_tx, close) = oneshot::channel::<()>();
+    let mut server = tokio::spawn(caber_service::serve(router, listener, async {
+        let _ = close.await;
+    }));
     tokio::select! {
-        result = serve => result?,
-        () = grace_over => tracing::warn!("calls still in progress after {grace:?}: stopping anyway"),
+        result = &mut server => return Ok(result??),
+        () = shutdown_signal() => {}
+    }
+    control.stop_serving().await;
+    let grace = Duration::from_millis(config.shutdown_grace_ms);
+    tracing::info!(
+        in_flight = control.in_flight(),
+        "shutting down: NOT_SERVING, refusing new calls, finishing the calls in progress"
+    );
+    if tokio::time::timeout(grace, control.idle()).await.is_err() {
+        tracing::warn!(
+            in_flight = control.in_flight(),
+            "calls still in progress after {grace:?}: stopping anyway"
+        );
+    }
+    let _ = close_tx.send(());
+    if let Ok(Ok(Err(e))) = tokio::time::timeout(CLOSE_TIMEOUT, server).await {
+        tracing::warn!("transport error while closing: {e}");
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Logs to standard error in `format`, filtered by `RUST_LOG` (default `info`).
+fn init_logs(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().flatten_event(true).init(),
+    }
+}
+
+/// The TLS configuration from `--tls-cert` and `--tls-key`, if given.
+fn tls(config: &Config) -> anyhow::Result<Option<ServerTlsConfig>> {
+    let (Some(cert), Some(key)) = (&config.tls_cert, &config.tls_key) else {
+        return Ok(None);
+    };
+    let read = |p: &std::path::Path| {
+        std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))
+    };
+    let identity = Identity::from_pem(read(cert)?, read(key)?);
+    Ok(Some(ServerTlsConfig::new().identity(identity)))
 }
 
 /// Completes on Ctrl-C or (on Unix) SIGTERM, as container runtimes send.
@@ -79,5 +120,4 @@ async fn shutdown_signal() {
         _ = tokio::signal::ctrl_c() => {}
         () = terminate => {}
     }
-    tracing::info!("shutting down: finishing the calls in progress");
 }

@@ -53,3 +53,110 @@ async fn caberd_prints_its_real_address_and_serves_there() {
     assert!(result.unwrap() >= 1);
     assert!(status.success(), "caberd exited with {status} on SIGTERM");
 }
+
+/// Sends SIGTERM to `child`.
+#[cfg(unix)]
+fn sigterm(child: &std::process::Child) {
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "cannot send SIGTERM");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_turns_health_off_lets_the_call_in_flight_finish_and_exits_0() {
+    use caber_service::proto::{position::State, BestMoveRequest, Limits, Position};
+    use caber_service::tonic_health::pb::health_check_response::ServingStatus;
+    use caber_service::tonic_health::pb::health_client::HealthClient;
+    use caber_service::tonic_health::pb::HealthCheckRequest;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caberd"))
+        .args(["--listen", "127.0.0.1:0", "--shutdown-grace-ms", "20000"])
+        .args(["--search-threads", "1", "--max-searches", "1"])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("caberd starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line.trim().strip_prefix("caberd listening on ").unwrap();
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut health = HealthClient::new(channel.clone());
+    let mut watch = health
+        .watch(HealthCheckRequest {
+            service: "caber.v1.GameEngine".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let serving = watch.message().await.unwrap().unwrap().status;
+    assert_eq!(serving, ServingStatus::Serving as i32);
+    // A search long enough to be in flight when SIGTERM comes.
+    let mut client = GameEngineClient::new(channel.clone());
+    let mut searcher = client.clone();
+    let call = tokio::spawn(async move {
+        let request = BestMoveRequest {
+            position: Some(Position {
+                game: "tablut".into(),
+                variant: "bga".into(),
+                state: Some(State::Text(
+                    "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -".into(),
+                )),
+            }),
+            limits: Some(Limits {
+                movetime_ms: 1500,
+                ..Default::default()
+            }),
+        };
+        searcher.best_move(request).await
+    });
+    // The search holds the only place once a second search is refused.
+    loop {
+        let busy = client
+            .perft(caber_service::proto::PerftRequest {
+                position: Some(Position {
+                    game: "tablut".into(),
+                    variant: "bga".into(),
+                    state: Some(State::Text("9/9/9/9/4k4/9/9/9/9 w -".into())),
+                }),
+                depth: 1,
+                divide: false,
+            })
+            .await;
+        if busy.is_err_and(|s| s.code() == tonic::Code::ResourceExhausted) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    sigterm(&child);
+    let not_serving = watch.message().await.unwrap().unwrap().status;
+    assert_eq!(not_serving, ServingStatus::NotServing as i32);
+    let check = health
+        .check(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .status;
+    assert_eq!(check, ServingStatus::NotServing as i32);
+    let refused = client.list_games(ListGamesRequest {}).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unavailable);
+    let reply = call.await.unwrap().expect("the call in flight completes");
+    assert!(reply.into_inner().best_move.is_some());
+    drop((watch, health, client, channel));
+    let status = tokio::task::spawn_blocking(move || child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "caberd exited with {status} on SIGTERM");
+}

@@ -1,5 +1,6 @@
 //! The commands, one module per group, sharing a [`Session`].
 
+pub mod bench;
 pub mod games;
 pub mod matches;
 pub mod perft;

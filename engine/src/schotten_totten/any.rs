@@ -5,7 +5,10 @@ use std::any::Any;
 use std::sync::atomic::AtomicBool;
 
 use super::{ismcts, FullState, Variant, View, PLAYER_NAMES};
-use crate::catalog::{lookup_variant, AnyPosition, Applied, CatalogError, PositionResult};
+use crate::catalog::{
+    apply_text, lookup_variant, perft_divide, text_moves, AnyPosition, Applied, CatalogError,
+    PositionResult,
+};
 use crate::game::{variant_name, Game, MoveError, Outcome, Player};
 use crate::search::{Info, Limits};
 
@@ -103,18 +106,10 @@ impl AnyPosition for Referee {
         self.0.outcome()
     }
     fn legal_moves(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        self.0.legal_moves(&mut moves);
-        moves.iter().map(|m| self.0.move_to_text(m)).collect()
+        text_moves(&self.0)
     }
     fn apply(&self, mv: &str) -> Result<Applied, MoveError> {
-        let parsed = self.0.parse_move(mv)?;
-        let after = self.0.clone().play(&parsed).map_err(|e| e.error)?;
-        Ok(Applied {
-            move_text: self.0.move_to_text(&parsed),
-            events: self.0.move_events(&parsed, &after),
-            position: boxed_full(after),
-        })
+        apply_text(&self.0, mv, boxed_full)
     }
     fn evaluate(&self) -> i32 {
         self.0.evaluate()
@@ -133,17 +128,7 @@ impl AnyPosition for Referee {
         Some(crate::game::perft(&self.0, depth))
     }
     fn perft_divide(&self, depth: u32) -> Option<Vec<(String, u64)>> {
-        let mut moves = Vec::new();
-        self.0.legal_moves(&mut moves);
-        Some(
-            moves
-                .iter()
-                .map(|m| {
-                    let n = crate::game::perft(&self.0.play_unchecked(m), depth.saturating_sub(1));
-                    (self.0.move_to_text(m), n)
-                })
-                .collect(),
-        )
+        Some(perft_divide(&self.0, depth))
     }
     fn as_any(&self) -> &dyn Any {
         self

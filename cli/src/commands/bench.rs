@@ -1,0 +1,256 @@
+//! `caber bench service`: load on a running server, against a no-op baseline.
+//!
+//! `concurrency` workers, each on its own connection, call the RPC back to
+//! back for `seconds`; then the same is done with the baseline, the health
+//! `Check` (`grpc.health.v1.Health/Check`, service `""`): no engine work, tiny
+//! messages, the same transport and the same server-side call layer (logs,
+//! metrics), so the ratio measures what the RPC itself costs on top.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use caber_service::proto::game_engine_client::GameEngineClient;
+use caber_service::proto::{self, position::State};
+use caber_service::tonic_health::pb::health_client::HealthClient;
+use caber_service::tonic_health::pb::HealthCheckRequest;
+use clap::ValueEnum;
+use serde_json::json;
+use tonic::transport::Channel;
+
+use crate::client;
+
+/// The RPCs `bench` can load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Rpc {
+    /// `LegalMoves` of the start position of `--game`.
+    LegalMoves,
+    /// `NewGame` of `--game`.
+    NewGame,
+    /// `ListGames`.
+    ListGames,
+    /// `grpc.health.v1.Health/Check` (the baseline).
+    HealthCheck,
+}
+
+/// What `bench service` is asked to do.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The server's URL (`None`: in-process).
+    pub server: Option<String>,
+    /// The RPC to load.
+    pub rpc: Rpc,
+    /// The game of `LegalMoves` and `NewGame`.
+    pub game: String,
+    /// Calls in flight at once (one connection each).
+    pub concurrency: usize,
+    /// Length of each phase.
+    pub seconds: f64,
+    /// A process (the server) whose resident memory is sampled, if given.
+    pub rss_pid: Option<u32>,
+}
+
+/// One phase's results.
+#[derive(Debug)]
+struct Phase {
+    calls: u64,
+    errors: u64,
+    first_error: Option<String>,
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+}
+
+impl Phase {
+    fn throughput(&self) -> f64 {
+        self.calls as f64 / self.elapsed.as_secs_f64()
+    }
+
+    fn percentile_ms(&self, p: f64) -> f64 {
+        if self.latencies.is_empty() {
+            return 0.0;
+        }
+        let i = ((self.latencies.len() as f64 - 1.0) * p).round() as usize;
+        self.latencies[i].as_secs_f64() * 1000.0
+    }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "calls": self.calls,
+            "errors": self.errors,
+            "first_error": self.first_error,
+            "seconds": self.elapsed.as_secs_f64(),
+            "throughput_per_s": round(self.throughput()),
+            "p50_ms": round(self.percentile_ms(0.50)),
+            "p99_ms": round(self.percentile_ms(0.99)),
+        })
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// A call ready to be made over and over on one connection.
+struct Caller {
+    rpc: Rpc,
+    api: GameEngineClient<Channel>,
+    health: HealthClient<Channel>,
+    position: proto::Position,
+    game: String,
+}
+
+impl Caller {
+    async fn call(&mut self) -> Result<(), tonic::Status> {
+        match self.rpc {
+            Rpc::LegalMoves => {
+                let request = proto::LegalMovesRequest {
+                    position: Some(self.position.clone()),
+                };
+                self.api.legal_moves(request).await.map(drop)
+            }
+            Rpc::NewGame => {
+                let request = proto::NewGameRequest {
+                    game: self.game.clone(),
+                    variant: String::new(),
+                    seed: 0,
+                };
+                self.api.new_game(request).await.map(drop)
+            }
+            Rpc::ListGames => self
+                .api
+                .list_games(proto::ListGamesRequest {})
+                .await
+                .map(drop),
+            Rpc::HealthCheck => self
+                .health
+                .check(HealthCheckRequest::default())
+                .await
+                .map(drop),
+        }
+    }
+}
+
+/// Runs `rpc` with `plan.concurrency` workers for `plan.seconds`.
+async fn phase(plan: &Plan, rpc: Rpc, position: &proto::Position) -> anyhow::Result<Phase> {
+    let mut callers = Vec::with_capacity(plan.concurrency);
+    for _ in 0..plan.concurrency.max(1) {
+        let channel = client::channel(plan.server.as_deref()).await?;
+        callers.push(Caller {
+            rpc,
+            api: GameEngineClient::new(channel.clone()),
+            health: HealthClient::new(channel),
+            position: position.clone(),
+            game: plan.game.clone(),
+        });
+    }
+    let length = Duration::from_secs_f64(plan.seconds.max(0.1));
+    let start = Instant::now();
+    let end = start + length;
+    let workers: Vec<_> = callers
+        .into_iter()
+        .map(|mut caller| {
+            tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                let (mut errors, mut first_error) = (0u64, None);
+                while Instant::now() < end {
+                    let t = Instant::now();
+                    let result = caller.call().await;
+                    latencies.push(t.elapsed());
+                    if let Err(e) = result {
+                        errors += 1;
+                        first_error
+                            .get_or_insert_with(|| format!("{:?}: {}", e.code(), e.message()));
+                    }
+                }
+                (latencies, errors, first_error)
+            })
+        })
+        .collect();
+    let mut all = Phase {
+        calls: 0,
+        errors: 0,
+        first_error: None,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+    };
+    for worker in workers {
+        let (latencies, errors, first_error) = worker.await.context("a bench worker failed")?;
+        all.calls += latencies.len() as u64;
+        all.errors += errors;
+        all.first_error = all.first_error.or(first_error);
+        all.latencies.extend(latencies);
+    }
+    all.elapsed = start.elapsed();
+    all.latencies.sort_unstable();
+    Ok(all)
+}
+
+/// The resident set size of process `pid` in KiB, from `/proc/PID/status`.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs the baseline, then the RPC, and reports both and their throughput ratio.
+pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
+    let mut setup = GameEngineClient::new(client::channel(plan.server.as_deref()).await?);
+    let start = setup
+        .new_game(proto::NewGameRequest {
+            game: plan.game.clone(),
+            variant: String::new(),
+            seed: 0,
+        })
+        .await
+        .map_err(super::status)?
+        .into_inner();
+    let text = start.position.map(|p| p.text);
+    let position = proto::Position {
+        game: plan.game.clone(),
+        variant: String::new(),
+        state: text.map(State::Text),
+    };
+    let rss_before = plan.rss_pid.and_then(rss_kib);
+    let baseline = phase(plan, Rpc::HealthCheck, &position).await?;
+    let rss_between = plan.rss_pid.and_then(rss_kib);
+    let target = phase(plan, plan.rpc, &position).await?;
+    let rss_after = plan.rss_pid.and_then(rss_kib);
+    let ratio = target.throughput() / baseline.throughput().max(f64::MIN_POSITIVE);
+    let rpc = plan
+        .rpc
+        .to_possible_value()
+        .map(|v| v.get_name().to_string());
+    if as_json {
+        let report = json!({
+            "rpc": rpc,
+            "baseline_rpc": "health-check",
+            "concurrency": plan.concurrency,
+            "seconds_per_phase": plan.seconds,
+            "target": target.json(),
+            "baseline": baseline.json(),
+            "throughput_ratio": round(ratio),
+            "rss_kib": plan.rss_pid.map(|pid| json!({
+                "pid": pid,
+                "before": rss_before,
+                "after_baseline": rss_between,
+                "after": rss_after,
+            })),
+        });
+        println!("{report}");
+    } else {
+        for (name, p) in [("baseline health-check", &baseline), ("target", &target)] {
+            println!(
+                "{name}: {} calls, {} errors, {:.0}/s, p50 {:.3} ms, p99 {:.3} ms",
+                p.calls,
+                p.errors,
+                p.throughput(),
+                p.percentile_ms(0.5),
+                p.percentile_ms(0.99)
+            );
+        }
+        println!("throughput ratio (target / baseline): {ratio:.3}");
+        if plan.rss_pid.is_some() {
+            println!("server RSS KiB: before {rss_before:?}, after baseline {rss_between:?}, after {rss_after:?}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,317 @@
+//! A tower layer around the whole server: one log line and the metrics of
+//! every call, the bearer-token check and the refusal of new calls while
+//! shutting down (both only for the `caber.v1` API: health and reflection
+//! stay open).
+//!
+//! A call ends when its response body ends (the status comes in the trailers,
+//! or in the headers of an error), or when the client goes away (logged as
+//! `CANCELLED`); streaming calls are thus timed to their last message.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use http::{HeaderMap, Request, Response};
+use http_body::{Body as HttpBody, Frame, SizeHint};
+use tonic::body::Body;
+use tonic::{Code, Status};
+use tower::{Layer, Service};
+
+use crate::auth::Token;
+use crate::metrics::{self, code_name};
+
+/// The path prefix of the calls that need the token and are refused while draining.
+const API_PREFIX: &str = "/caber.v1.";
+
+/// State shared by the layer and the server's owner: API calls in flight and
+/// whether the server is draining.
+#[derive(Debug, Default)]
+pub struct CallGate {
+    draining: AtomicBool,
+    in_flight: AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+impl CallGate {
+    /// Refuses new API calls with `UNAVAILABLE` from now on.
+    pub fn start_draining(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+        self.idle.notify_waiters();
+    }
+
+    /// API calls in progress.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
+    }
+
+    /// Completes when no API call is in progress.
+    pub async fn idle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            if self.in_flight() == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// The game a call is about, set by the handler for the log line.
+#[derive(Clone, Debug, Default)]
+pub struct CallGame(Arc<OnceLock<String>>);
+
+impl CallGame {
+    /// Notes the call's game (the first note wins).
+    pub fn set(&self, game: &str) {
+        let _ = self.0.set(game.to_string());
+    }
+}
+
+/// Notes `game` on the call of `request`, for its log line (a no-op outside the server).
+pub fn note_game<T>(request: &tonic::Request<T>, game: &str) {
+    if let Some(note) = request.extensions().get::<CallGame>() {
+        note.set(game);
+    }
+}
+
+/// The layer: see the module documentation.
+#[derive(Clone, Debug)]
+pub struct CallLayer {
+    gate: Arc<CallGate>,
+    token: Option<Token>,
+}
+
+impl CallLayer {
+    /// A layer checking `token` (if any) and refusing calls once `gate` drains.
+    pub fn new(gate: Arc<CallGate>, token: Option<Token>) -> Self {
+        Self { gate, token }
+    }
+}
+
+impl<S> Layer<S> for CallLayer {
+    type Service = CallService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        CallService {
+            inner,
+            layer: self.clone(),
+        }
+    }
+}
+
+/// The service made by [`CallLayer`].
+#[derive(Clone, Debug)]
+pub struct CallService<S> {
+    inner: S,
+    layer: CallLayer,
+}
+
+/// One call being watched: logged and counted once, when dropped.
+#[derive(Debug)]
+struct Call {
+    method: String,
+    game: CallGame,
+    start: Instant,
+    code: Option<Code>,
+    message: String,
+    gate: Option<Arc<CallGate>>,
+}
+
+impl Call {
+    fn start(method: String, gate: Option<Arc<CallGate>>) -> Self {
+        metrics::global().call_started();
+        if let Some(g) = &gate {
+            g.in_flight.fetch_add(1, Ordering::SeqCst);
+        }
+        Self {
+            method,
+            game: CallGame::default(),
+            start: Instant::now(),
+            code: None,
+            message: String::new(),
+            gate,
+        }
+    }
+
+    /// Takes the status from `grpc-status` / `grpc-message` if present.
+    fn read_status(&mut self, headers: &HeaderMap) {
+        if let Some(code) = headers.get("grpc-status") {
+            let code = code.to_str().ok().and_then(|c| c.parse::<i32>().ok());
+            self.code = Some(code.map_or(Code::Unknown, Code::from_i32));
+            if let Some(m) = headers.get("grpc-message") {
+                self.message = String::from_utf8_lossy(m.as_bytes()).into_owned();
+            }
+        }
+    }
+}
+
+impl Drop for Call {
+    fn drop(&mut self) {
+        let latency = self.start.elapsed();
+        // No status seen: the client went away before the end of the call.
+        let code = self.code.unwrap_or(Code::Cancelled);
+        metrics::global().call_finished(&self.method, code, latency);
+        let game = self.game.0.get().map_or("", String::as_str);
+        let latency_ms = latency.as_micros() as f64 / 1000.0;
+        let status = code_name(code);
+        if code == Code::Ok {
+            tracing::info!(method = %self.method, game, status, latency_ms, "call");
+        } else {
+            let error = percent_decode(&self.message);
+            tracing::info!(method = %self.method, game, status, latency_ms, error, "call");
+        }
+        if let Some(gate) = &self.gate {
+            if gate.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+                gate.idle.notify_waiters();
+            }
+        }
+    }
+}
+
+/// Decodes the percent-encoding of a `grpc-message` header.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A response body that ends its [`Call`] with the status it carries.
+#[derive(Debug)]
+pub struct CallBody {
+    inner: Body,
+    call: Option<Call>,
+}
+
+impl HttpBody for CallBody {
+    type Data = <Body as HttpBody>::Data;
+    type Error = Status;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        let this = &mut *self;
+        let polled = Pin::new(&mut this.inner).poll_frame(cx);
+        match &polled {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let (Some(trailers), Some(call)) = (frame.trailers_ref(), this.call.as_mut()) {
+                    call.read_status(trailers);
+                }
+            }
+            Poll::Ready(Some(Err(status))) => {
+                if let Some(call) = this.call.as_mut() {
+                    call.code = Some(status.code());
+                    call.message = status.message().to_string();
+                }
+            }
+            Poll::Ready(None) => this.call = None,
+            Poll::Pending => {}
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// A response carrying `status` and no message.
+fn refuse(status: Status, mut call: Call) -> Response<CallBody> {
+    call.code = Some(status.code());
+    call.message = status.message().to_string();
+    let (parts, body) = status.into_http::<Body>().into_parts();
+    Response::from_parts(
+        parts,
+        CallBody {
+            inner: body,
+            call: Some(call),
+        },
+    )
+}
+
+type BoxFuture<T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + Send>>;
+
+impl<S> Service<Request<Body>> for CallService<S>
+where
+    S: Service<Request<Body>, Response = Response<Body>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = Response<CallBody>;
+    type Error = S::Error;
+    type Future = BoxFuture<Self::Response, Self::Error>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: Request<Body>) -> Self::Future {
+        let method = request.uri().path().to_string();
+        let api = method.starts_with(API_PREFIX);
+        let gate = self.layer.gate.clone();
+        let call = Call::start(method, api.then(|| gate.clone()));
+        if api {
+            if gate.draining.load(Ordering::SeqCst) {
+                let status = Status::unavailable("server shutting down: retry on another server");
+                return Box::pin(std::future::ready(Ok(refuse(status, call))));
+            }
+            if let Some(token) = &self.layer.token {
+                let header = request.headers().get("authorization").map(|v| v.as_bytes());
+                if let Err(status) = token.check(header) {
+                    return Box::pin(std::future::ready(Ok(refuse(status, call))));
+                }
+            }
+        }
+        request.extensions_mut().insert(call.game.clone());
+        let clone = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, clone);
+        Box::pin(async move {
+            let mut call = call;
+            let response = inner.call(request).await?;
+            let (parts, body) = response.into_parts();
+            call.read_status(&parts.headers);
+            Ok(Response::from_parts(
+                parts,
+                CallBody {
+                    inner: body,
+                    call: Some(call),
+                },
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grpc_messages_are_percent_decoded() {
+        assert_eq!(percent_decode("a%20b%3A c%"), "a b: c%");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+    }
+}

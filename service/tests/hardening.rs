@@ -1,0 +1,440 @@
+//! The server around the API, in-process on ephemeral ports: health checking,
+//! the search pool's limits and caps, cancellation, the message size limit,
+//! the bearer token, TLS, metrics and draining.
+
+use std::time::{Duration, Instant};
+
+use caber_service::auth::Token;
+use caber_service::pool::SearchPool;
+use caber_service::proto::game_engine_client::GameEngineClient;
+use caber_service::proto::{self, position::State};
+use caber_service::search_runner::{Caps, SearchRunner};
+use caber_service::tonic_health::pb::health_check_response::ServingStatus;
+use caber_service::tonic_health::pb::health_client::HealthClient;
+use caber_service::tonic_health::pb::HealthCheckRequest;
+use caber_service::{Control, EngineService, ServerOptions, API_SERVICE};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tonic::transport::{Channel, ClientTlsConfig, Endpoint, ServerTlsConfig};
+use tonic::Code;
+
+const START: &str = "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -";
+
+/// A running server, a channel to it and its handles.
+struct Started {
+    channel: Channel,
+    service: EngineService,
+    control: Control,
+}
+
+/// A server with a pool of `threads` threads and `places` places.
+async fn start_with(threads: usize, places: usize, caps: Caps, options: ServerOptions) -> Started {
+    let service =
+        EngineService::with_runner(SearchRunner::new(SearchPool::new(threads, places), caps));
+    let (router, control) = caber_service::build(service.clone(), options).unwrap();
+    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    tokio::spawn(caber_service::serve(
+        router,
+        listener,
+        std::future::pending(),
+    ));
+    let channel = Endpoint::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    Started {
+        channel,
+        service,
+        control,
+    }
+}
+
+async fn start() -> Started {
+    start_with(2, 2, Caps::default(), ServerOptions::default()).await
+}
+
+fn position() -> Option<proto::Position> {
+    Some(proto::Position {
+        game: "tablut".into(),
+        variant: "bga".into(),
+        state: Some(State::Text(START.into())),
+    })
+}
+
+fn long_search() -> proto::BestMoveRequest {
+    proto::BestMoveRequest {
+        position: position(),
+        limits: Some(proto::Limits {
+            depth: 60,
+            ..Default::default()
+        }),
+    }
+}
+
+/// Polls `done` every 5 ms for at most 30 s; returns how long it took.
+async fn wait_until(what: &str, mut done: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{what}: not after 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    start.elapsed()
+}
+
+async fn health(channel: &Channel, service: &str) -> ServingStatus {
+    let request = HealthCheckRequest {
+        service: service.into(),
+    };
+    let status = HealthClient::new(channel.clone())
+        .check(request)
+        .await
+        .unwrap()
+        .into_inner()
+        .status;
+    ServingStatus::try_from(status).unwrap()
+}
+
+#[tokio::test]
+async fn health_serves_the_server_and_the_api() {
+    let s = start().await;
+    assert_eq!(health(&s.channel, "").await, ServingStatus::Serving);
+    assert_eq!(
+        health(&s.channel, API_SERVICE).await,
+        ServingStatus::Serving
+    );
+    let unknown = HealthClient::new(s.channel.clone())
+        .check(HealthCheckRequest {
+            service: "no.Such".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(unknown.code(), Code::NotFound);
+}
+
+#[tokio::test]
+async fn a_full_pool_refuses_and_a_cancelled_search_stops() {
+    let s = start_with(1, 1, Caps::default(), ServerOptions::default()).await;
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let mut first = client.clone();
+    let running = tokio::spawn(async move { first.best_move(long_search()).await });
+    let service = s.service.clone();
+    wait_until("the first search starts", || {
+        service.running_searches() == 1
+    })
+    .await;
+    let refused = client.best_move(long_search()).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    assert!(
+        refused
+            .message()
+            .starts_with("server busy: 1 searches already running"),
+        "{refused:?}"
+    );
+    // Perft shares the pool.
+    let perft = client
+        .perft(proto::PerftRequest {
+            position: position(),
+            depth: 1,
+            divide: false,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(perft.code(), Code::ResourceExhausted);
+    // Cancelling the call (dropping its future) stops the search.
+    running.abort();
+    let took = wait_until("the cancelled search stops", || {
+        service.running_searches() == 0
+    })
+    .await;
+    println!("cancelled BestMove: search stopped {took:?} after the cancel");
+    let reply = client
+        .perft(proto::PerftRequest {
+            position: position(),
+            depth: 1,
+            divide: false,
+        })
+        .await
+        .unwrap();
+    assert_eq!(reply.into_inner().nodes, 80, "bga start: 80 black moves");
+}
+
+#[tokio::test]
+async fn a_dropped_analyze_stream_stops_its_search() {
+    let s = start().await;
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let request = proto::AnalyzeRequest {
+        position: position(),
+        limits: long_search().limits,
+        multipv: 1,
+        report_interval_ms: 20,
+    };
+    let mut stream = client.analyze(request).await.unwrap().into_inner();
+    assert!(!stream.message().await.unwrap().unwrap().r#final);
+    assert_eq!(s.service.running_searches(), 1);
+    drop(stream);
+    let service = s.service.clone();
+    let took = wait_until("the search stops", || service.running_searches() == 0).await;
+    println!("dropped Analyze stream: search stopped {took:?} after the drop");
+}
+
+#[tokio::test]
+async fn requests_above_the_caps_are_clamped_and_say_so() {
+    let caps = Caps {
+        max_movetime: Duration::from_millis(50),
+        max_nodes: 2000,
+    };
+    let s = start_with(1, 1, caps, ServerOptions::default()).await;
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let request = proto::BestMoveRequest {
+        position: position(),
+        limits: Some(proto::Limits {
+            movetime_ms: 3_600_000,
+            nodes: 1 << 40,
+            ..Default::default()
+        }),
+    };
+    let stats = client
+        .best_move(request)
+        .await
+        .unwrap()
+        .into_inner()
+        .stats
+        .unwrap();
+    assert_eq!(
+        stats.clamped,
+        "movetime lowered to the server maximum of 50 ms; nodes lowered to the server maximum of 2000"
+    );
+    assert!(stats.nodes <= 2000 + 64, "{} nodes", stats.nodes);
+}
+
+#[tokio::test]
+async fn a_message_above_the_size_limit_is_refused() {
+    let options = ServerOptions {
+        max_message_bytes: 1024,
+        ..Default::default()
+    };
+    let s = start_with(1, 1, Caps::default(), options).await;
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let request = proto::LegalMovesRequest {
+        position: Some(proto::Position {
+            game: "tablut".into(),
+            variant: "bga".into(),
+            state: Some(State::Text("x".repeat(4096))),
+        }),
+    };
+    let status = client.legal_moves(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
+    // A small one still passes.
+    let ok = client
+        .legal_moves(proto::LegalMovesRequest {
+            position: position(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(ok.into_inner().moves.len(), 80);
+}
+
+#[tokio::test]
+async fn with_a_token_api_calls_need_it_and_health_stays_open() {
+    let options = ServerOptions {
+        token: Token::new("t0ken"),
+        ..Default::default()
+    };
+    let s = start_with(1, 1, Caps::default(), options).await;
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let denied = client
+        .list_games(proto::ListGamesRequest {})
+        .await
+        .unwrap_err();
+    assert_eq!(denied.code(), Code::Unauthenticated);
+    assert!(
+        denied.message().contains("authorization: missing"),
+        "{denied:?}"
+    );
+    let mut wrong = tonic::Request::new(proto::ListGamesRequest {});
+    wrong
+        .metadata_mut()
+        .insert("authorization", "Bearer nope".parse().unwrap());
+    let wrong = client.list_games(wrong).await.unwrap_err();
+    assert_eq!(wrong.code(), Code::Unauthenticated);
+    let mut right = tonic::Request::new(proto::ListGamesRequest {});
+    right
+        .metadata_mut()
+        .insert("authorization", "Bearer t0ken".parse().unwrap());
+    assert!(!client
+        .list_games(right)
+        .await
+        .unwrap()
+        .into_inner()
+        .games
+        .is_empty());
+    assert_eq!(health(&s.channel, "").await, ServingStatus::Serving);
+}
+
+#[tokio::test]
+async fn tls_with_a_self_signed_certificate() {
+    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let (cert_pem, key_pem) = (cert.cert.pem(), cert.signing_key.serialize_pem());
+    let identity = tonic::transport::Identity::from_pem(&cert_pem, &key_pem);
+    let service = EngineService::new();
+    let options = ServerOptions {
+        tls: Some(ServerTlsConfig::new().identity(identity)),
+        ..Default::default()
+    };
+    let (router, _) = caber_service::build(service, options).unwrap();
+    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    tokio::spawn(caber_service::serve(
+        router,
+        listener,
+        std::future::pending(),
+    ));
+    let url = format!("https://localhost:{}", addr.port());
+    let tls = ClientTlsConfig::new()
+        .ca_certificate(tonic::transport::Certificate::from_pem(&cert_pem))
+        .domain_name("localhost");
+    let channel = Endpoint::from_shared(url.clone())
+        .unwrap()
+        .tls_config(tls)
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let games = GameEngineClient::new(channel)
+        .list_games(proto::ListGamesRequest {})
+        .await
+        .unwrap();
+    assert!(!games.into_inner().games.is_empty());
+    // A plaintext client gets no answer from the TLS port.
+    let plain = Endpoint::from_shared(format!("http://127.0.0.1:{}", addr.port()))
+        .unwrap()
+        .connect()
+        .await;
+    if let Ok(channel) = plain {
+        let result = GameEngineClient::new(channel)
+            .list_games(proto::ListGamesRequest {})
+            .await;
+        assert!(result.is_err(), "plaintext call answered over TLS port");
+    }
+}
+
+/// `GET path` on `addr`; the whole response.
+async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nhost: x\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    response
+}
+
+#[tokio::test]
+async fn metrics_count_calls_by_method_and_code() {
+    let s = start().await;
+    let (listener, metrics_addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    tokio::spawn(caber_service::metrics::serve(listener));
+    let mut client = GameEngineClient::new(s.channel.clone());
+    client
+        .legal_moves(proto::LegalMovesRequest {
+            position: position(),
+        })
+        .await
+        .unwrap();
+    client
+        .legal_moves(proto::LegalMovesRequest { position: None })
+        .await
+        .unwrap_err();
+    client
+        .best_move(proto::BestMoveRequest {
+            position: position(),
+            limits: Some(proto::Limits {
+                depth: 1,
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap();
+    let response = http_get(metrics_addr, "/metrics").await;
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    let value = |prefix: &str| -> u64 {
+        response
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{prefix} missing in\n{response}"))
+    };
+    let method = "/caber.v1.GameEngine/LegalMoves";
+    assert!(
+        value(&format!(
+            "caber_grpc_calls_total{{method=\"{method}\",code=\"OK\"}}"
+        )) >= 1
+    );
+    assert!(
+        value(&format!(
+            "caber_grpc_calls_total{{method=\"{method}\",code=\"INVALID_ARGUMENT\"}}"
+        )) >= 1
+    );
+    assert!(value(&format!("caber_grpc_errors_total{{method=\"{method}\"}}")) >= 1);
+    assert!(
+        value(&format!(
+            "caber_grpc_call_duration_seconds_count{{method=\"{method}\"}}"
+        )) >= 2
+    );
+    assert!(
+        value("caber_search_nodes_total") >= 80,
+        "a depth-1 search visits every move"
+    );
+    let missing = http_get(metrics_addr, "/other").await;
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+}
+
+#[tokio::test]
+async fn draining_turns_health_off_refuses_new_calls_and_lets_calls_finish() {
+    let s = start().await;
+    let mut watch = HealthClient::new(s.channel.clone())
+        .watch(HealthCheckRequest {
+            service: API_SERVICE.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let first = watch.message().await.unwrap().unwrap().status;
+    assert_eq!(first, ServingStatus::Serving as i32);
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let mut in_flight = client.clone();
+    let call = tokio::spawn(async move {
+        in_flight
+            .best_move(proto::BestMoveRequest {
+                position: position(),
+                limits: Some(proto::Limits {
+                    movetime_ms: 300,
+                    ..Default::default()
+                }),
+            })
+            .await
+    });
+    let service = s.service.clone();
+    wait_until("the search starts", || service.running_searches() == 1).await;
+    assert_eq!(s.control.in_flight(), 1);
+    s.control.stop_serving().await;
+    let next = watch.message().await.unwrap().unwrap().status;
+    assert_eq!(next, ServingStatus::NotServing as i32);
+    assert_eq!(health(&s.channel, "").await, ServingStatus::NotServing);
+    let refused = client
+        .list_games(proto::ListGamesRequest {})
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::Unavailable);
+    let reply = call.await.unwrap().expect("the call in flight finishes");
+    assert!(reply.into_inner().best_move.is_some());
+    tokio::time::timeout(Duration::from_secs(30), s.control.idle())
+        .await
+        .expect("idle once the call ended");
+}
