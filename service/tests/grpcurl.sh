@@ -42,7 +42,7 @@ expect "health of the API" '"SERVING"' \
 expect "ListGames" '"schotten-totten"' "$(g "$addr" caber.v1.GameEngine/ListGames)"
 expect "NewGame" '"sideToMoveName"' "$(g -d '{"game":"tablut","variant":"bga"}' "$addr" caber.v1.GameEngine/NewGame)"
 moves=$(g -d "{\"position\":$pos}" "$addr" caber.v1.GameEngine/LegalMoves)
-[ "$(grep -c '"text"' <<<"$moves")" -eq 80 ] || fail "LegalMoves: not 80 moves: $moves"
+[ "$(grep -c '"from"' <<<"$moves")" -eq 80 ] || fail "LegalMoves: not 80 moves: $moves"
 echo "ok: LegalMoves (80 moves)"
 expect "Apply" '"move"' \
     "$(g -d "{\"position\":$pos,\"move\":{\"text\":\"d1-d3\"}}" "$addr" caber.v1.GameEngine/Apply)"
