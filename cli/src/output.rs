@@ -357,3 +357,24 @@ pub fn match_result(a: &str, b: &str, reply: &proto::PlayMatchResponse, as_json:
         100.0 * high
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::win_rate;
+
+    #[test]
+    fn win_rate_has_a_wilson_interval() {
+        // 10 wins of 20: 0.5, interval 0.5 -+ 1.96 sqrt(0.0125 + 0.0024) / 1.192 = 0.2007.
+        let (p, low, high) = win_rate(10, 0, 20);
+        assert_eq!(p, 0.5);
+        assert!(
+            (low - 0.2993).abs() < 1e-3 && (high - 0.7007).abs() < 1e-3,
+            "{low} {high}"
+        );
+        // Draws count half; all won stays inside 0..1.
+        assert_eq!(win_rate(4, 2, 10).0, 0.5);
+        let (p, low, high) = win_rate(20, 0, 20);
+        assert_eq!(p, 1.0);
+        assert!(low > 0.8 && high == 1.0, "{low} {high}");
+    }
+}
