@@ -70,13 +70,15 @@ pub struct Control {
 impl Control {
     /// Starts a graceful shutdown: health turns `NOT_SERVING` (for `""` and
     /// [`API_SERVICE`]) and new API calls are refused with `UNAVAILABLE`.
+    /// Calls are refused before health changes, so a client that sees
+    /// `NOT_SERVING` can rely on new calls being refused.
     pub async fn stop_serving(&self) {
+        self.gate.start_draining();
         for name in ["", API_SERVICE] {
             self.health
                 .set_service_status(name, ServingStatus::NotServing)
                 .await;
         }
-        self.gate.start_draining();
     }
 
     /// API calls in progress.
