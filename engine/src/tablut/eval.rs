@@ -91,26 +91,15 @@ fn white_view(pos: &Tablut) -> i32 {
     let mut routes = 0;
     let mut next_routes = 0;
     let mut mobility = 0;
-    for (dc, dr) in DIRS {
-        let (mut r, mut c) = (kr, kc);
-        loop {
-            r += dr;
-            c += dc;
-            if !on_board(r, c) {
-                break;
-            }
-            let i = (r * SIZE as isize + c) as usize;
-            if !king_may_stop(pos, rules, i) {
-                break;
-            }
-            if has(rules.escapes, i) {
-                routes += 1;
-                break;
-            }
+    for dir in DIRS {
+        let escapes = king_ray(pos, rules, kr, kc, dir, |r, c| {
             mobility += 1;
-            if open_routes(pos, rules, r, c, (dc, dr)) > 0 {
+            if open_routes(pos, rules, r, c, dir) > 0 {
                 next_routes += 1;
             }
+        });
+        if escapes {
+            routes += 1;
         }
     }
     score += match routes {
@@ -173,29 +162,36 @@ fn king_may_stop(pos: &Tablut, rules: &Rules, i: usize) -> bool {
 
 /// Open lines to an escape cell from (r, c), not counting the way back.
 fn open_routes(pos: &Tablut, rules: &Rules, r0: isize, c0: isize, came: (isize, isize)) -> u32 {
-    let mut n = 0;
-    for (dc, dr) in DIRS {
-        if (dc, dr) == (-came.0, -came.1) {
-            continue;
+    let back = (-came.0, -came.1);
+    DIRS.into_iter()
+        .filter(|&dir| dir != back && king_ray(pos, rules, r0, c0, dir, |_, _| {}))
+        .count() as u32
+}
+
+/// Walks from (r0, c0) in direction `dir` over the cells the king may cross,
+/// calling `free` on each that is not an escape cell; whether it reaches one.
+fn king_ray(
+    pos: &Tablut,
+    rules: &Rules,
+    r0: isize,
+    c0: isize,
+    (dc, dr): (isize, isize),
+    mut free: impl FnMut(isize, isize),
+) -> bool {
+    let (mut r, mut c) = (r0 + dr, c0 + dc);
+    while on_board(r, c) {
+        let i = (r * SIZE as isize + c) as usize;
+        if !king_may_stop(pos, rules, i) {
+            return false;
         }
-        let (mut r, mut c) = (r0, c0);
-        loop {
-            r += dr;
-            c += dc;
-            if !on_board(r, c) {
-                break;
-            }
-            let i = (r * SIZE as isize + c) as usize;
-            if !king_may_stop(pos, rules, i) {
-                break;
-            }
-            if has(rules.escapes, i) {
-                n += 1;
-                break;
-            }
+        if has(rules.escapes, i) {
+            return true;
         }
+        free(r, c);
+        r += dr;
+        c += dc;
     }
-    n
+    false
 }
 
 /// Manhattan distance from (r, c) to the nearest escape cell.
