@@ -1,16 +1,15 @@
 //! Every RPC through the generated client against the real server on an
 //! ephemeral port: concrete results, bad input, and cancellation.
 
+mod common;
+use common::Client;
+
 use std::time::Duration;
 
 use caber_engine::catalog;
-use caber_service::proto::game_engine_client::GameEngineClient;
 use caber_service::proto::{self, position::State, r#move::Kind};
 use caber_service::EngineService;
-use tonic::transport::Channel;
 use tonic::{Code, Request};
-
-type Client = GameEngineClient<Channel>;
 
 /// The Tablut start board (RULES.md section 1), every variant.
 const START_BOARD: &str = "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3";
@@ -23,18 +22,7 @@ const CAPTURE: &str = "9/9/1bw6/9/4k4/9/3b5/9/9 b -";
 
 async fn start() -> (Client, EngineService) {
     let service = EngineService::new();
-    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    tokio::spawn(caber_service::serve(
-        caber_service::router(service.clone()),
-        listener,
-        std::future::pending(),
-    ));
-    let client = GameEngineClient::connect(format!("http://{addr}"))
-        .await
-        .unwrap();
-    (client, service)
+    (common::serve(service.clone()).await, service)
 }
 
 fn text_position(variant: &str, text: &str) -> proto::Position {

@@ -1,26 +1,15 @@
 //! AlmaTafl through every RPC with the generated client against the real
 //! server: structured positions and moves both ways, King chains, bad input.
 
-use caber_service::proto::game_engine_client::GameEngineClient;
+mod common;
+use common::Client;
+
 use caber_service::proto::{self, position::State, r#move::Kind, AlmaTaflPiece as P};
 use caber_service::EngineService;
-use tonic::transport::Channel;
 use tonic::Code;
 
-type Client = GameEngineClient<Channel>;
-
 async fn start() -> Client {
-    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    tokio::spawn(caber_service::serve(
-        caber_service::router(EngineService::new()),
-        listener,
-        std::future::pending(),
-    ));
-    GameEngineClient::connect(format!("http://{addr}"))
-        .await
-        .unwrap()
+    common::serve(EngineService::new()).await
 }
 
 fn stack(cell: &str, pieces: &[P]) -> proto::AlmaTaflStack {

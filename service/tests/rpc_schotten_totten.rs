@@ -2,29 +2,18 @@
 //! real server: seeded deals, the referee flow (full states), the player flow
 //! (views), hidden information, structured input both ways, and matches.
 
-use caber_service::proto::game_engine_client::GameEngineClient;
+mod common;
+use common::Client;
+
 use caber_service::proto::{self, position::State, r#move::Kind};
 use caber_service::EngineService;
 use tokio_stream::StreamExt;
-use tonic::transport::Channel;
 use tonic::Code;
-
-type Client = GameEngineClient<Channel>;
 
 const GAME: &str = "schotten-totten";
 
 async fn start() -> Client {
-    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    tokio::spawn(caber_service::serve(
-        caber_service::router(EngineService::new()),
-        listener,
-        std::future::pending(),
-    ));
-    GameEngineClient::connect(format!("http://{addr}"))
-        .await
-        .unwrap()
+    common::serve(EngineService::new()).await
 }
 
 async fn new_game(client: &mut Client, variant: &str, seed: u64) -> proto::PositionReport {
