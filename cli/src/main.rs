@@ -11,6 +11,10 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+/// mimalloc, as in `caberd`: decoding replies is mostly small allocations.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Caber: rules and AI for Tablut and other games, through the caber.v1 gRPC API.
 #[derive(Parser, Debug)]
 #[command(name = "caber", version, about)]

@@ -124,15 +124,11 @@ impl GameEngine for EngineService {
         request: Request<proto::LegalMovesRequest>,
     ) -> Result<Response<proto::LegalMovesResponse>, Status> {
         note_game(&request, game_of(request.get_ref().position.as_ref()));
-        let position = convert::position(request.get_ref().position.as_ref())?;
-        let moves = position
-            .legal_moves()
-            .into_iter()
-            .map(|m| convert::move_info(&*position, m))
-            .collect();
+        let r = request.get_ref();
+        let position = convert::position(r.position.as_ref())?;
         Ok(Response::new(proto::LegalMovesResponse {
-            moves,
-            position: Some(convert::report(&*position)),
+            moves: convert::legal_moves(&*position),
+            position: r.include_position.then(|| convert::report(&*position)),
         }))
     }
 

@@ -216,6 +216,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
             let legal = runtime().block_on(service().legal_moves(Request::new(
                 proto::LegalMovesRequest {
                     position: Some(text_position.clone()),
+                    include_position: false,
                 },
             )));
             let moves = legal.map(|r| r.into_inner().moves).unwrap_or_default();
@@ -242,6 +243,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     0,
                     proto::LegalMovesRequest {
                         position: p.clone(),
+                        include_position: false,
                     }
                     .encode_to_vec(),
                 ));

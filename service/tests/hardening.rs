@@ -226,6 +226,7 @@ async fn a_message_above_the_size_limit_is_refused() {
             variant: "bga".into(),
             state: Some(State::Text("x".repeat(4096))),
         }),
+        include_position: false,
     };
     let status = client.legal_moves(request).await.unwrap_err();
     assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
@@ -233,6 +234,7 @@ async fn a_message_above_the_size_limit_is_refused() {
     let ok = client
         .legal_moves(proto::LegalMovesRequest {
             position: position(),
+            include_position: false,
         })
         .await
         .unwrap();
@@ -345,11 +347,15 @@ async fn metrics_count_calls_by_method_and_code() {
     client
         .legal_moves(proto::LegalMovesRequest {
             position: position(),
+            include_position: false,
         })
         .await
         .unwrap();
     client
-        .legal_moves(proto::LegalMovesRequest { position: None })
+        .legal_moves(proto::LegalMovesRequest {
+            position: None,
+            include_position: false,
+        })
         .await
         .unwrap_err();
     client

@@ -64,6 +64,7 @@ async fn new_game(client: &mut Client, variant: &str) -> proto::PositionReport {
 async fn legal_texts(client: &mut Client, position: proto::Position) -> Vec<String> {
     let request = proto::LegalMovesRequest {
         position: Some(position),
+        include_position: false,
     };
     let reply = client.legal_moves(request).await.unwrap().into_inner();
     reply.moves.into_iter().map(|m| m.text).collect()
@@ -162,6 +163,7 @@ async fn legal_moves_of_the_ashton_start() {
     let (mut client, _) = start().await;
     let request = proto::LegalMovesRequest {
         position: Some(text_position("ashton", &format!("{START_BOARD} w -"))),
+        include_position: false,
     };
     let moves = client
         .legal_moves(request)
@@ -186,6 +188,28 @@ async fn legal_moves_of_the_ashton_start() {
         (m.from.as_str(), m.to.as_str(), m.pass),
         ("e4", "b4", false)
     );
+}
+
+/// The position report of `LegalMoves` comes only when asked for; the moves are the same.
+#[tokio::test]
+async fn legal_moves_report_the_position_only_when_asked() {
+    let (mut client, _) = start().await;
+    let text = format!("{START_BOARD} w -");
+    let mut replies = Vec::new();
+    for include_position in [false, true] {
+        let request = proto::LegalMovesRequest {
+            position: Some(text_position("ashton", &text)),
+            include_position,
+        };
+        replies.push(client.legal_moves(request).await.unwrap().into_inner());
+    }
+    assert_eq!(replies[0].position, None);
+    let report = replies[1].position.as_ref().unwrap();
+    assert_eq!(report.text, text);
+    assert_eq!(report.side_to_move_name, "white");
+    assert!(report.diagram.contains('K'), "{}", report.diagram);
+    assert_eq!(replies[0].moves, replies[1].moves);
+    assert_eq!(replies[0].moves.len(), 56);
 }
 
 #[tokio::test]
@@ -431,7 +455,10 @@ async fn perft_counts_and_divides() {
 #[tokio::test]
 async fn bad_positions_are_invalid_arguments_naming_the_field() {
     let (mut client, _) = start().await;
-    let legal = |position: Option<proto::Position>| proto::LegalMovesRequest { position };
+    let legal = |position: Option<proto::Position>| proto::LegalMovesRequest {
+        position,
+        include_position: false,
+    };
     let r = client
         .legal_moves(legal(Some(text_position("bga", "hello"))))
         .await;
@@ -682,6 +709,7 @@ async fn structured_positions_round_trip_with_their_history() {
     let structured = client
         .legal_moves(proto::LegalMovesRequest {
             position: report.position.clone(),
+            include_position: false,
         })
         .await
         .unwrap()
@@ -699,6 +727,7 @@ async fn structured_positions_round_trip_with_their_history() {
                 variant: "ashton".into(),
                 state: Some(State::Tablut(bad)),
             }),
+            include_position: false,
         })
         .await;
     assert_refused(
@@ -716,6 +745,7 @@ async fn structured_positions_round_trip_with_their_history() {
                 variant: String::new(),
                 state: Some(State::Tablut(t)),
             }),
+            include_position: false,
         })
         .await;
     assert_refused(

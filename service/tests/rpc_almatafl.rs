@@ -84,6 +84,7 @@ async fn apply(
 async fn refused(client: &mut Client, position: proto::Position) -> String {
     let request = proto::LegalMovesRequest {
         position: Some(position),
+        include_position: false,
     };
     let status = client.legal_moves(request).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
@@ -116,6 +117,7 @@ async fn new_game_is_structured_with_90_legal_moves() {
     assert!(report.diagram.contains("K1"), "{}", report.diagram);
     let request = proto::LegalMovesRequest {
         position: report.position.clone(),
+        include_position: false,
     };
     let moves = client
         .legal_moves(request)
@@ -295,6 +297,7 @@ async fn structured_positions_round_trip_with_their_repetitions() {
     assert!(counts.contains(&2), "{state:?}");
     let request = proto::LegalMovesRequest {
         position: Some(position.clone()),
+        include_position: true,
     };
     let again = client
         .legal_moves(request)

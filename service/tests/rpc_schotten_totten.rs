@@ -49,9 +49,11 @@ async fn view(
         .unwrap()
 }
 
+/// The legal moves of `position`, with the position as the server read it.
 async fn legal(client: &mut Client, position: &proto::Position) -> proto::LegalMovesResponse {
     let request = proto::LegalMovesRequest {
         position: Some(position.clone()),
+        include_position: true,
     };
     client.legal_moves(request).await.unwrap().into_inner()
 }
@@ -135,6 +137,7 @@ fn hand(h: &Option<proto::SchottenTottenHand>) -> Vec<String> {
 async fn refused_position(client: &mut Client, position: proto::Position) -> String {
     let request = proto::LegalMovesRequest {
         position: Some(position),
+        include_position: false,
     };
     let status = client.legal_moves(request).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");

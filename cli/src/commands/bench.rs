@@ -108,6 +108,7 @@ impl Caller {
             Rpc::LegalMoves => {
                 let request = proto::LegalMovesRequest {
                     position: Some(self.position.clone()),
+                    include_position: false,
                 };
                 self.api.legal_moves(request).await.map(drop)
             }

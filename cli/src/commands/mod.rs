@@ -58,6 +58,7 @@ impl Session {
                         variant: self.common.variant.clone(),
                         state: Some(State::Text(text.clone())),
                     }),
+                    include_position: true,
                 };
                 let reply = self.client.legal_moves(request).await.map_err(status)?;
                 from_report(required(reply.into_inner().position, "position")?)?

@@ -22,6 +22,7 @@ pub async fn legal(session: &mut Session) -> anyhow::Result<()> {
     output::shown(&current.report, session.common.json);
     let request = proto::LegalMovesRequest {
         position: Some(current.position),
+        include_position: false,
     };
     let reply = session
         .client

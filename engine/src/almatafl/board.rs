@@ -62,6 +62,8 @@ pub const DIRECTIONS: [(i8, i8); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1),
 pub(crate) struct Geometry {
     /// (column, row) indices of each cell, cells in row-major order.
     pub coords: [(u8, u8); CELLS],
+    /// Each cell's name, e.g. `"F6"`.
+    pub names: Vec<String>,
     /// Cell index by [row][column], or `NONE`.
     pub index: [[u8; 11]; 11],
     /// Whether each cell is an escape spot.
@@ -116,8 +118,13 @@ fn build() -> Geometry {
     for name in ESCAPES {
         escape[lookup(name) as usize] = true;
     }
+    let names = coords
+        .iter()
+        .map(|&(c, r)| format!("{}{}", char::from(b'A' + c), r + 1))
+        .collect();
     Geometry {
         coords,
+        names,
         index,
         escape,
         throne: lookup(THRONE),
@@ -180,8 +187,12 @@ impl Cell {
 
     /// The cell's name, e.g. `"F6"`.
     pub fn name(self) -> String {
-        let (c, r) = self.coords();
-        format!("{}{}", (b'A' + c as u8) as char, r + 1)
+        self.as_str().to_string()
+    }
+
+    /// The cell's name as a static string, e.g. `"F6"`.
+    pub fn as_str(self) -> &'static str {
+        &geometry().names[self.index()]
     }
 
     /// Reads a cell name, case-insensitively (`"f6"`, `"H11"`).
@@ -207,6 +218,23 @@ impl Cell {
 
 impl std::fmt::Display for Cell {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name())
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every cell's name is its column letter and 1-based row, and reads back as the cell.
+    #[test]
+    fn every_name_is_its_column_and_row() {
+        for cell in Cell::all() {
+            let (c, r) = cell.coords();
+            let expected = crate::almatafl::reference::name((c as i32, r as i32));
+            assert_eq!(cell.as_str(), expected);
+            assert_eq!(cell.to_string(), expected);
+            assert_eq!(Cell::parse(&expected).unwrap(), cell);
+        }
     }
 }

@@ -7,7 +7,7 @@ use crate::game::{NotationError, Player, SetupError};
 pub(crate) fn move_text(mv: &Move) -> String {
     mv.cells()
         .iter()
-        .map(|c| c.name())
+        .map(|c| c.as_str())
         .collect::<Vec<_>>()
         .join("-")
 }

@@ -7,6 +7,9 @@ use crate::NotationError;
 /// Board width and height.
 pub const SIZE: usize = 9;
 
+/// Every cell's two-letter name, in index order.
+const NAMES: &str = "a1b1c1d1e1f1g1h1i1a2b2c2d2e2f2g2h2i2a3b3c3d3e3f3g3h3i3a4b4c4d4e4f4g4h4i4a5b5c5d5e5f5g5h5i5a6b6c6d6e6f6g6h6i6a7b7c7d7e7f7g7h7i7a8b8c8d8e8f8g8h8i8a9b9c9d9e9f9g9h9i9";
+
 /// One of the 81 cells; index `row * 9 + col`, row 0 is row `1` (the top).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(u8);
@@ -44,7 +47,13 @@ impl Cell {
 
     /// The cell's name, e.g. `"e5"`.
     pub fn name(self) -> String {
-        self.to_string()
+        self.as_str().to_string()
+    }
+
+    /// The cell's name as a static string, e.g. `"e5"`.
+    pub fn as_str(self) -> &'static str {
+        let i = 2 * self.index();
+        &NAMES[i..i + 2]
     }
 
     /// Reads a cell name such as `e5` or `E5`.
@@ -89,12 +98,7 @@ impl Cell {
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.col() as u8) as char,
-            (b'1' + self.row() as u8) as char
-        )
+        f.write_str(self.as_str())
     }
 }
 
@@ -137,3 +141,20 @@ pub(crate) const EDGE: CellSet = {
     }
     set
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every cell's static name is its column letter and row digit, and reads back as the cell.
+    #[test]
+    fn every_name_is_its_column_and_row() {
+        for index in 0..SIZE * SIZE {
+            let cell = Cell::from_index(index).unwrap();
+            let expected = format!("{}{}", char::from(b'a' + cell.col() as u8), cell.row() + 1);
+            assert_eq!(cell.as_str(), expected);
+            assert_eq!(cell.to_string(), expected);
+            assert_eq!(Cell::parse(&expected).unwrap(), cell);
+        }
+    }
+}

@@ -199,7 +199,7 @@ pub(crate) fn parse_move(variant: Variant, text: &str) -> Result<Move, NotationE
 /// Writes a move: `e4-b4` or `pass`.
 pub(crate) fn move_text(mv: &Move) -> String {
     match mv {
-        Move::Step { from, to } => format!("{from}-{to}"),
+        Move::Step { from, to } => [from.as_str(), to.as_str()].join("-"),
         Move::Pass => "pass".to_string(),
     }
 }

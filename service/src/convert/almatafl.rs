@@ -158,8 +158,18 @@ pub fn move_text(
 /// The structured form of a move given as text, if `position` is an AlmaTafl position.
 pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
     let alma = catalog::downcast::<AlmaTafl>(position)?;
-    let mv = alma.parse_move(text).ok()?;
-    Some(Kind::Almatafl(proto::AlmaTaflMove {
+    Some(kind(&alma.parse_move(text).ok()?))
+}
+
+/// Every legal move in both forms, if `position` is an AlmaTafl position.
+pub fn legal_moves(position: &dyn AnyPosition) -> Option<Vec<proto::MoveInfo>> {
+    let alma = catalog::downcast::<AlmaTafl>(position)?;
+    Some(super::typed_moves(alma, kind))
+}
+
+/// The structured form of a move.
+fn kind(mv: &Move) -> Kind {
+    Kind::Almatafl(proto::AlmaTaflMove {
         cells: mv.cells().into_iter().map(Cell::name).collect(),
-    }))
+    })
 }

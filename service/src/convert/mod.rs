@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use caber_engine::catalog::{self, AnyPosition, GameInfo};
 use caber_engine::search::{self, Info, Limits};
-use caber_engine::{Event, GameResult, Outcome, Player};
+use caber_engine::{Event, Game, GameResult, Outcome, Player};
 use tonic::Status;
 
 use crate::errors;
@@ -86,6 +86,36 @@ pub fn move_info(position: &dyn AnyPosition, text: String) -> proto::MoveInfo {
         .or_else(|| almatafl::move_kind(position, &text))
         .or_else(|| schotten_totten::move_kind(position, &text))
         .unwrap_or_else(|| Kind::Text(text.clone()));
+    info(text, kind)
+}
+
+/// Every legal move of `position` in text and structured form, in the
+/// generator's order, built from the game's typed moves (no text round trip).
+pub fn legal_moves(position: &dyn AnyPosition) -> Vec<proto::MoveInfo> {
+    tablut::legal_moves(position)
+        .or_else(|| almatafl::legal_moves(position))
+        .or_else(|| schotten_totten::legal_moves(position))
+        .unwrap_or_else(|| {
+            let texts = position.legal_moves();
+            texts
+                .into_iter()
+                .map(|t| info(t.clone(), Kind::Text(t)))
+                .collect()
+        })
+}
+
+/// Every legal move of a typed game position, with `kind` giving the structured form.
+fn typed_moves<G: Game>(position: &G, kind: impl Fn(&G::Move) -> Kind) -> Vec<proto::MoveInfo> {
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|m| info(position.move_to_text(m), kind(m)))
+        .collect()
+}
+
+/// A move in both forms.
+fn info(text: String, kind: Kind) -> proto::MoveInfo {
     proto::MoveInfo {
         text,
         r#move: Some(proto::Move { kind: Some(kind) }),
@@ -203,4 +233,47 @@ pub fn lines(info: &Info<String>) -> Vec<proto::PvLine> {
             visits: line.visits,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The structured moves built from typed moves equal those read back from
+    /// each move's text, along seeded games of every game and variant (and
+    /// from the mover's view in Schotten Totten).
+    #[test]
+    fn typed_legal_moves_equal_the_moves_read_from_text() {
+        let mut checked = 0;
+        for info in catalog::games() {
+            for variant in info.variants {
+                for seed in 0..3u64 {
+                    let mut position = catalog::new_game(info.name, variant, seed).unwrap();
+                    for turn in 0..60usize {
+                        let mut shown = vec![position.clone()];
+                        if info.name == "schotten-totten" {
+                            let mover = Some(position.side_to_move());
+                            shown.push(schotten_totten::view_of(&*position, mover).unwrap());
+                        }
+                        for p in &shown {
+                            let by_text: Vec<_> = p
+                                .legal_moves()
+                                .into_iter()
+                                .map(|t| move_info(&**p, t))
+                                .collect();
+                            assert_eq!(legal_moves(&**p), by_text, "{}", p.notation());
+                            checked += by_text.len();
+                        }
+                        let moves = position.legal_moves();
+                        if position.outcome().is_some() || moves.is_empty() {
+                            break;
+                        }
+                        let pick = &moves[(turn * 7 + seed as usize) % moves.len()];
+                        position = position.apply(pick).unwrap().position;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} moves checked");
+    }
 }

@@ -491,6 +491,22 @@ pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
     Some(Kind::SchottenTotten(move_message(&mv)))
 }
 
+/// Every legal move in both forms, if `position` is a Schotten Totten full state or view.
+pub fn legal_moves(position: &dyn AnyPosition) -> Option<Vec<proto::MoveInfo>> {
+    let kind = |mv: &Move| Kind::SchottenTotten(move_message(mv));
+    if let Some(state) = as_full_state(position) {
+        return Some(super::typed_moves(state, kind));
+    }
+    let view = as_view(position)?;
+    let moves = view.legal_moves();
+    Some(
+        moves
+            .iter()
+            .map(|m| super::info(view.move_to_text(m), kind(m)))
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;

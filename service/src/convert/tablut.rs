@@ -132,7 +132,18 @@ pub fn move_text(
 /// The structured form of a move given as text, if `position` is a Tablut position.
 pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
     let tablut = catalog::downcast::<Tablut>(position)?;
-    let message = match tablut.parse_move(text).ok()? {
+    Some(kind(&tablut.parse_move(text).ok()?))
+}
+
+/// Every legal move in both forms, if `position` is a Tablut position.
+pub fn legal_moves(position: &dyn AnyPosition) -> Option<Vec<proto::MoveInfo>> {
+    let tablut = catalog::downcast::<Tablut>(position)?;
+    Some(super::typed_moves(tablut, kind))
+}
+
+/// The structured form of a move.
+fn kind(mv: &Move) -> Kind {
+    Kind::Tablut(match *mv {
         Move::Step { from, to } => proto::TablutMove {
             from: from.name(),
             to: to.name(),
@@ -143,6 +154,5 @@ pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
             to: String::new(),
             pass: true,
         },
-    };
-    Some(Kind::Tablut(message))
+    })
 }
