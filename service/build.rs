@@ -11,6 +11,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fds = protox::compile(["caber/v1/caber.proto"], ["../proto"])?;
     let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
     std::fs::write(out_dir.join("caber_descriptor.bin"), fds.encode_to_vec())?;
-    tonic_prost_build::configure().compile_fds(fds)?;
+    tonic_prost_build::configure()
+        .codec_path("crate::codec::SliceCodec")
+        .compile_fds(fds)?;
     Ok(())
 }

@@ -12,6 +12,7 @@
 
 pub mod auth;
 pub mod call_layer;
+pub mod codec;
 pub mod config;
 pub mod convert;
 pub mod engine_service;

@@ -102,25 +102,43 @@ async fn sigterm_turns_health_off_lets_the_call_in_flight_finish_and_exits_0() {
     assert_eq!(serving, ServingStatus::Serving as i32);
     // A search long enough to be in flight when SIGTERM comes.
     let mut client = GameEngineClient::new(channel.clone());
-    let mut searcher = client.clone();
-    let call = tokio::spawn(async move {
-        let request = BestMoveRequest {
-            position: Some(Position {
-                game: "tablut".into(),
-                variant: "bga".into(),
-                state: Some(State::Text(
-                    "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -".into(),
-                )),
-            }),
-            limits: Some(Limits {
-                movetime_ms: 1500,
-                ..Default::default()
-            }),
-        };
-        searcher.best_move(request).await
-    });
-    // The search holds the only place once a second search is refused.
+    let search = |mut searcher: GameEngineClient<tonic::transport::Channel>| {
+        tokio::spawn(async move {
+            let request = BestMoveRequest {
+                position: Some(Position {
+                    game: "tablut".into(),
+                    variant: "bga".into(),
+                    state: Some(State::Text(
+                        "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -".into(),
+                    )),
+                }),
+                limits: Some(Limits {
+                    movetime_ms: 1500,
+                    ..Default::default()
+                }),
+            };
+            searcher.best_move(request).await
+        })
+    };
+    let mut call = search(client.clone());
+    let probing = std::time::Instant::now();
+    // The search holds the only place once a probe (a perft, which also takes
+    // a place) is refused.
     loop {
+        assert!(
+            probing.elapsed() < std::time::Duration::from_secs(30),
+            "the search never held the place"
+        );
+        if call.is_finished() {
+            // The search came while a probe held the place: start it again.
+            let refused = (&mut call).await.unwrap().unwrap_err();
+            assert_eq!(
+                refused.code(),
+                tonic::Code::ResourceExhausted,
+                "{refused:?}"
+            );
+            call = search(client.clone());
+        }
         let busy = client
             .perft(caber_service::proto::PerftRequest {
                 position: Some(Position {

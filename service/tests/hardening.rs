@@ -444,3 +444,82 @@ async fn draining_turns_health_off_refuses_new_calls_and_lets_calls_finish() {
         .await
         .expect("idle once the call ended");
 }
+
+/// A codec that sends and receives message bytes as they are.
+#[derive(Clone, Copy, Debug, Default)]
+struct RawCodec;
+
+impl tonic::codec::Codec for RawCodec {
+    type Encode = Vec<u8>;
+    type Decode = Vec<u8>;
+    type Encoder = RawCodec;
+    type Decoder = RawCodec;
+
+    fn encoder(&mut self) -> RawCodec {
+        RawCodec
+    }
+
+    fn decoder(&mut self) -> RawCodec {
+        RawCodec
+    }
+}
+
+impl tonic::codec::Encoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+
+    fn encode(
+        &mut self,
+        item: Vec<u8>,
+        buf: &mut tonic::codec::EncodeBuf<'_>,
+    ) -> Result<(), tonic::Status> {
+        prost::bytes::BufMut::put_slice(buf, &item);
+        Ok(())
+    }
+}
+
+impl tonic::codec::Decoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+
+    fn decode(
+        &mut self,
+        buf: &mut tonic::codec::DecodeBuf<'_>,
+    ) -> Result<Option<Vec<u8>>, tonic::Status> {
+        use prost::bytes::Buf;
+        Ok(Some(buf.copy_to_bytes(buf.remaining()).to_vec()))
+    }
+}
+
+/// Request bytes that are not protobuf are refused (the codec's `INTERNAL`,
+/// as in every gRPC library) and the server goes on; well-formed bytes sent
+/// the same way get the full reply.
+#[tokio::test]
+async fn bytes_that_are_no_request_are_refused_and_the_server_goes_on() {
+    use prost::Message;
+    let started = start().await;
+    let mut grpc = tonic::client::Grpc::new(started.channel.clone());
+    let path = http::uri::PathAndQuery::from_static("/caber.v1.GameEngine/LegalMoves");
+    // Field 1 (position) announced with 100 bytes, only 2 sent.
+    for bytes in [vec![0x0a, 100, 1, 2], vec![0xff; 7], vec![0x08]] {
+        grpc.ready().await.unwrap();
+        let status = grpc
+            .unary(tonic::Request::new(bytes.clone()), path.clone(), RawCodec)
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::Internal, "{bytes:?}: {status:?}");
+        assert!(status.message().contains("decode"), "{status:?}");
+    }
+    let request = proto::LegalMovesRequest {
+        position: position(),
+        include_position: false,
+    };
+    grpc.ready().await.unwrap();
+    let reply = grpc
+        .unary(tonic::Request::new(request.encode_to_vec()), path, RawCodec)
+        .await
+        .unwrap()
+        .into_inner();
+    let reply = proto::LegalMovesResponse::decode(reply.as_slice()).unwrap();
+    assert_eq!(reply.moves.len(), 80);
+}

@@ -199,7 +199,13 @@ pub(crate) fn parse_move(variant: Variant, text: &str) -> Result<Move, NotationE
 /// Writes a move: `e4-b4` or `pass`.
 pub(crate) fn move_text(mv: &Move) -> String {
     match mv {
-        Move::Step { from, to } => [from.as_str(), to.as_str()].join("-"),
+        Move::Step { from, to } => {
+            let mut text = String::with_capacity(5);
+            text.push_str(from.as_str());
+            text.push('-');
+            text.push_str(to.as_str());
+            text
+        }
         Move::Pass => "pass".to_string(),
     }
 }
