@@ -2,41 +2,107 @@
 //! started in this process behind an in-memory transport.
 
 use std::io;
+use std::path::PathBuf;
 
 use anyhow::Context;
+use caber_service::auth::Token;
 use caber_service::proto::game_engine_client::GameEngineClient;
 use caber_service::EngineService;
 use hyper_util::rt::TokioIo;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
-use tonic::transport::{Channel, Endpoint, Uri};
+use tonic::metadata::{Ascii, MetadataValue};
+use tonic::service::interceptor::InterceptedService;
+use tonic::service::Interceptor;
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Uri};
+use tonic::{Request, Status};
 use tower::service_fn;
 
-/// The generated client, whatever the transport.
-pub type Client = GameEngineClient<Channel>;
+/// The generated client, whatever the transport, sending the token if any.
+pub type Client = GameEngineClient<InterceptedService<Channel, Auth>>;
 
-/// Connects to `server` (a URL such as `http://127.0.0.1:50051`; the scheme
-/// may be left out), or without one to an in-process service.
-pub async fn connect(server: Option<&str>) -> anyhow::Result<Client> {
-    Ok(GameEngineClient::new(channel(server).await?))
+/// Where the service is and how to reach it.
+#[derive(Clone, Debug, Default)]
+pub struct Target {
+    /// URL of a running caberd (`http://` or `https://`; the scheme may be
+    /// left out for `http`); `None`: the service in this process.
+    pub server: Option<String>,
+    /// PEM certificate(s) to trust for TLS instead of the system's roots.
+    pub tls_ca: Option<PathBuf>,
+    /// File holding the bearer token of the API.
+    pub token_file: Option<PathBuf>,
 }
 
-/// A connection to `server`, or without one to an in-process service (for
-/// clients of other services too, such as health checking).
-pub async fn channel(server: Option<&str>) -> anyhow::Result<Channel> {
-    match server {
-        Some(url) => remote(url).await,
+/// Adds `authorization: Bearer <token>` to every call when a token is set.
+#[derive(Clone, Debug, Default)]
+pub struct Auth(Option<MetadataValue<Ascii>>);
+
+impl Auth {
+    /// The token of `target`, read from its file.
+    pub fn of(target: &Target) -> anyhow::Result<Self> {
+        let Some(path) = &target.token_file else {
+            return Ok(Self(None));
+        };
+        let token = Token::from_file(path)?;
+        let value = token
+            .header_value()
+            .parse()
+            .map_err(|_| anyhow::anyhow!("the token in {} is not ASCII text", path.display()))?;
+        Ok(Self(Some(value)))
+    }
+}
+
+impl Interceptor for Auth {
+    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
+        if let Some(value) = &self.0 {
+            request
+                .metadata_mut()
+                .insert("authorization", value.clone());
+        }
+        Ok(request)
+    }
+}
+
+/// The API client of `target`.
+pub async fn connect(target: &Target) -> anyhow::Result<Client> {
+    Ok(api(channel(target).await?, Auth::of(target)?))
+}
+
+/// The API client over `channel`, sending `auth`.
+pub fn api(channel: Channel, auth: Auth) -> Client {
+    GameEngineClient::with_interceptor(channel, auth)
+}
+
+/// A connection to `target` (for clients of other services too, such as
+/// health checking).
+pub async fn channel(target: &Target) -> anyhow::Result<Channel> {
+    match &target.server {
+        Some(url) => remote(url, target).await,
         None => in_process().await,
     }
 }
 
-async fn remote(url: &str) -> anyhow::Result<Channel> {
+async fn remote(url: &str, target: &Target) -> anyhow::Result<Channel> {
     let full = if url.contains("://") {
         url.to_string()
     } else {
         format!("http://{url}")
     };
-    let endpoint = Endpoint::from_shared(full).with_context(|| format!("--server {url}"))?;
+    let mut endpoint =
+        Endpoint::from_shared(full.clone()).with_context(|| format!("--server {url}"))?;
+    if full.starts_with("https://") {
+        let tls = match &target.tls_ca {
+            Some(path) => {
+                let pem = std::fs::read(path)
+                    .with_context(|| format!("cannot read --tls-ca {}", path.display()))?;
+                ClientTlsConfig::new().ca_certificate(Certificate::from_pem(pem))
+            }
+            None => ClientTlsConfig::new().with_native_roots(),
+        };
+        endpoint = endpoint.tls_config(tls).context("TLS configuration")?;
+    } else if target.tls_ca.is_some() {
+        anyhow::bail!("--tls-ca needs an https:// server URL, not {url}");
+    }
     let channel = endpoint
         .connect()
         .await

@@ -7,6 +7,7 @@ mod client;
 mod commands;
 mod output;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -50,6 +51,25 @@ pub struct Common {
     /// service runs in-process.
     #[arg(long, global = true)]
     pub server: Option<String>,
+    /// PEM certificate(s) to trust for an https:// server instead of the
+    /// system's roots (e.g. the server's self-signed certificate).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub tls_ca: Option<PathBuf>,
+    /// File holding the bearer token of a server started with
+    /// `--auth-token-file`.
+    #[arg(long, global = true, value_name = "FILE", env = "CABER_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
+}
+
+impl Common {
+    /// Where the service is and how to reach it.
+    pub fn target(&self) -> client::Target {
+        client::Target {
+            server: self.server.clone(),
+            tls_ca: self.tls_ca.clone(),
+            token_file: self.token_file.clone(),
+        }
+    }
 }
 
 /// Search limits (zero or absent: no limit of that kind).
@@ -160,7 +180,7 @@ enum Bench {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    let client = client::connect(cli.common.server.as_deref()).await?;
+    let client = client::connect(&cli.common.target()).await?;
     let mut session = commands::Session::new(client, cli.common);
     match cli.command {
         Command::Games => commands::games::run(&mut session).await,
@@ -198,7 +218,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             rss_pid,
         }) => {
             let plan = commands::bench::Plan {
-                server: session.common.server.clone(),
+                target: session.common.target(),
                 rpc,
                 baseline,
                 game: session.common.game.clone(),

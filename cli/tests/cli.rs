@@ -218,3 +218,106 @@ async fn server_flag_talks_to_a_running_caberd() {
         .iter()
         .any(|g| g["name"] == "tablut"));
 }
+
+/// Against a server with TLS and a token: `--tls-ca` trusts its self-signed
+/// certificate and `--token-file` (or `CABER_TOKEN_FILE`) sends the token;
+/// without the token or the certificate the call fails with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_ca_and_token_file_reach_a_secured_caberd() {
+    use caber_service::auth::Token;
+    use caber_service::ServerOptions;
+    use tonic::transport::{Identity, ServerTlsConfig};
+
+    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let identity = Identity::from_pem(cert.cert.pem(), cert.signing_key.serialize_pem());
+    let options = ServerOptions {
+        token: Token::new("s3cret"),
+        tls: Some(ServerTlsConfig::new().identity(identity)),
+        ..Default::default()
+    };
+    let (router, _) = caber_service::build(EngineService::new(), options).unwrap();
+    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    tokio::spawn(caber_service::serve(
+        router,
+        listener,
+        std::future::pending(),
+    ));
+    let dir = std::env::temp_dir().join(format!("caber-cli-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (ca, token) = (dir.join("ca.pem"), dir.join("token"));
+    std::fs::write(&ca, cert.cert.pem()).unwrap();
+    std::fs::write(&token, "s3cret\n").unwrap();
+    let url = format!("https://localhost:{}", addr.port());
+    let (ca, token) = (ca.to_str().unwrap(), token.to_str().unwrap());
+    let run = |args: Vec<String>, env_token: Option<String>| {
+        tokio::task::spawn_blocking(move || {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_caber"));
+            command.args(&args).env_remove("CABER_TOKEN_FILE");
+            if let Some(t) = env_token {
+                command.env("CABER_TOKEN_FILE", t);
+            }
+            command.output().expect("caber runs")
+        })
+    };
+    let args = |extra: &[&str]| -> Vec<String> {
+        ["legal", "--json", "--server", &url]
+            .iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let ok = run(args(&["--tls-ca", ca, "--token-file", token]), None)
+        .await
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let v: Value = serde_json::from_slice(&ok.stdout).unwrap();
+    assert_eq!(v["count"], 80);
+    // The token from the environment.
+    let ok = run(args(&["--tls-ca", ca]), Some(token.to_string()))
+        .await
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    // No token: refused by the server.
+    let refused = run(args(&["--tls-ca", ca]), None).await.unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("authorization: missing"), "{err}");
+    // The certificate not trusted: no connection.
+    let untrusted = run(args(&["--token-file", token]), None).await.unwrap();
+    assert_eq!(untrusted.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&untrusted.stderr);
+    assert!(
+        err.contains("cannot connect") || err.contains("certificate"),
+        "{err}"
+    );
+    // --tls-ca with a plain http URL is a usage error.
+    let plain = run(
+        vec![
+            "games".into(),
+            "--server".into(),
+            format!("http://{addr}"),
+            "--tls-ca".into(),
+            ca.into(),
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(plain.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&plain.stderr);
+    assert!(
+        err.contains("--tls-ca needs an https:// server URL"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -36,6 +36,11 @@ impl Token {
             .ok_or_else(|| anyhow::anyhow!("the auth token file {} is empty", path.display()))
     }
 
+    /// The `authorization` header value a client sends: `Bearer <token>`.
+    pub fn header_value(&self) -> String {
+        format!("Bearer {}", self.0)
+    }
+
     /// Checks an `authorization` header value; the error says what is wrong
     /// (never the expected token).
     pub fn check(&self, header: Option<&[u8]>) -> Result<(), Status> {

@@ -11,7 +11,6 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use caber_service::proto::game_engine_client::GameEngineClient;
 use caber_service::proto::{self, position::State};
 use caber_service::tonic_health::pb::health_client::HealthClient;
 use caber_service::tonic_health::pb::HealthCheckRequest;
@@ -37,8 +36,8 @@ pub enum Rpc {
 /// What `bench service` is asked to do.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    /// The server's URL (`None`: in-process).
-    pub server: Option<String>,
+    /// The server and how to reach it.
+    pub target: client::Target,
     /// The RPC to load.
     pub rpc: Rpc,
     /// The baseline RPC, run first the same way.
@@ -96,7 +95,7 @@ fn round(x: f64) -> f64 {
 /// A call ready to be made over and over on one connection.
 struct Caller {
     rpc: Rpc,
-    api: GameEngineClient<Channel>,
+    api: client::Client,
     health: HealthClient<Channel>,
     position: proto::Position,
     game: String,
@@ -137,11 +136,12 @@ impl Caller {
 /// Runs `rpc` with `plan.concurrency` workers for `plan.seconds`.
 async fn phase(plan: &Plan, rpc: Rpc, position: &proto::Position) -> anyhow::Result<Phase> {
     let mut callers = Vec::with_capacity(plan.concurrency);
+    let auth = client::Auth::of(&plan.target)?;
     for _ in 0..plan.concurrency.max(1) {
-        let channel = client::channel(plan.server.as_deref()).await?;
+        let channel = client::channel(&plan.target).await?;
         callers.push(Caller {
             rpc,
-            api: GameEngineClient::new(channel.clone()),
+            api: client::api(channel.clone(), auth.clone()),
             health: HealthClient::new(channel),
             position: position.clone(),
             game: plan.game.clone(),
@@ -198,7 +198,7 @@ fn rss_kib(pid: u32) -> Option<u64> {
 
 /// Runs the baseline, then the RPC, and reports both and their throughput ratio.
 pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
-    let mut setup = GameEngineClient::new(client::channel(plan.server.as_deref()).await?);
+    let mut setup = client::connect(&plan.target).await?;
     let start = setup
         .new_game(proto::NewGameRequest {
             game: plan.game.clone(),
