@@ -82,7 +82,7 @@ fn perft_json_counts_leaves() {
     let v = caber_json(&["perft", "--variant", "ashton", "--depth", "2", "--json"]);
     let engine = caber_engine::catalog::new_game("tablut", "ashton", 0)
         .unwrap()
-        .perft(2)
+        .perft(2, &std::sync::atomic::AtomicBool::new(false))
         .unwrap();
     assert_eq!(v["nodes"], engine);
     let v = caber_json(&[

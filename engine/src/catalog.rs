@@ -8,7 +8,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use crate::game::{
-    variant_by_name, variant_name, Event, Game, MoveError, Outcome, Player, SetupError,
+    perft_until, variant_by_name, variant_name, Event, Game, MoveError, Outcome, Player, SetupError,
 };
 use crate::search::{alphabeta, Info, Limits};
 
@@ -56,10 +56,11 @@ pub trait AnyPosition: Send + Sync + fmt::Debug {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Info<String>),
     ) -> Info<String>;
-    /// Leaf count `depth` plies down, or `None` for games where it is not defined.
-    fn perft(&self, depth: u32) -> Option<u64>;
-    /// Perft per legal move.
-    fn perft_divide(&self, depth: u32) -> Option<Vec<(String, u64)>>;
+    /// Leaf count `depth` plies down; stops once `stop` is set.
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> Result<u64, PerftError>;
+    /// Perft per legal move; stops once `stop` is set.
+    fn perft_divide(&self, depth: u32, stop: &AtomicBool)
+        -> Result<Vec<(String, u64)>, PerftError>;
     /// The concrete position, for translation into structured messages.
     fn as_any(&self) -> &dyn Any;
     /// A boxed copy.
@@ -81,6 +82,15 @@ pub struct Applied {
     pub move_text: String,
     /// What happened.
     pub events: Vec<Event>,
+}
+
+/// Why a perft count has no result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerftError {
+    /// Not defined for this position (a view cannot list the opponent's moves).
+    Undefined,
+    /// Stopped by the caller's flag.
+    Stopped,
 }
 
 /// Why a game or position could not be had by name.
@@ -269,15 +279,20 @@ pub(crate) fn apply_text<G: Game>(
     })
 }
 
-/// Perft below each legal move of `pos`.
-pub(crate) fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
+/// Perft below each legal move of `pos`; `Stopped` once `stop` is set.
+pub(crate) fn perft_divide<G: Game>(
+    pos: &G,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Result<Vec<(String, u64)>, PerftError> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     moves
         .iter()
         .map(|m| {
-            let n = crate::game::perft(&pos.play_unchecked(m), depth.saturating_sub(1));
-            (pos.move_to_text(m), n)
+            let n = perft_until(&pos.play_unchecked(m), depth.saturating_sub(1), stop)
+                .ok_or(PerftError::Stopped)?;
+            Ok((pos.move_to_text(m), n))
         })
         .collect()
 }
@@ -342,11 +357,15 @@ impl<G: Game> AnyPosition for Perfect<G> {
         });
         info_to_text(&self.0, &result)
     }
-    fn perft(&self, depth: u32) -> Option<u64> {
-        Some(crate::game::perft(&self.0, depth))
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> Result<u64, PerftError> {
+        perft_until(&self.0, depth, stop).ok_or(PerftError::Stopped)
     }
-    fn perft_divide(&self, depth: u32) -> Option<Vec<(String, u64)>> {
-        Some(perft_divide(&self.0, depth))
+    fn perft_divide(
+        &self,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Result<Vec<(String, u64)>, PerftError> {
+        perft_divide(&self.0, depth, stop)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -383,6 +402,20 @@ mod tests {
         }
     }
 
+    /// A set stop flag ends perft with `Stopped`; a clear one counts, and the
+    /// divided counts add up to the total.
+    #[test]
+    fn perft_stops_when_asked() {
+        let start = new_game("tablut", "", 0).unwrap();
+        let (go, halt) = (AtomicBool::new(false), AtomicBool::new(true));
+        let total = start.perft(2, &go).unwrap();
+        let divided = start.perft_divide(2, &go).unwrap();
+        assert_eq!(divided.len(), 80);
+        assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), total);
+        assert_eq!(start.perft(2, &halt), Err(PerftError::Stopped));
+        assert_eq!(start.perft_divide(2, &halt), Err(PerftError::Stopped));
+    }
+
     #[test]
     fn apply_leaves_the_position_unchanged_and_reports_the_move() {
         let start = new_game("almatafl", "", 0).unwrap();
@@ -404,7 +437,9 @@ mod tests {
         let view = parse_position("schotten-totten", "tactics", &view_text).unwrap();
         assert!(view.notation().starts_with("view:1"));
         assert_eq!(view.legal_moves(), full.legal_moves());
-        assert_eq!(view.perft(1), None);
+        let never = AtomicBool::new(false);
+        assert_eq!(view.perft(1, &never), Err(PerftError::Undefined));
+        assert_eq!(view.perft_divide(1, &never), Err(PerftError::Undefined));
         let limits = Limits {
             nodes: Some(300),
             seed: 5,

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::hash::Hash;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One of the two players. Each game documents which side is which
 /// (for Tablut `One` = black attackers, `Two` = white defenders).
@@ -318,16 +319,24 @@ pub fn variant_name<G: Game>(variant: G::Variant) -> &'static str {
 
 /// Counts leaf nodes `depth` plies down (perft), for testing move generators.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    perft_until(pos, depth, &AtomicBool::new(false)).expect("a flag nobody sets never stops")
+}
+
+/// [`perft`] that gives up (`None`) once `stop` is set; the flag is read at
+/// every node above the last ply, so it stops within one node's move generation.
+pub fn perft_until<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return Some(1);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
     }
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     if depth == 1 {
-        return moves.len() as u64;
+        return Some(moves.len() as u64);
     }
-    moves
-        .iter()
-        .map(|m| perft(&pos.play_unchecked(m), depth - 1))
-        .sum()
+    moves.iter().try_fold(0, |sum, m| {
+        Some(sum + perft_until(&pos.play_unchecked(m), depth - 1, stop)?)
+    })
 }

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use caber_engine::catalog::{self, AnyPosition};
+use caber_engine::catalog::{self, AnyPosition, PerftError};
 use caber_engine::schotten_totten::{players, FullState};
 use caber_engine::search::{Info, Score};
 use caber_engine::{Game, Player};
@@ -270,18 +270,34 @@ impl GameEngine for EngineService {
         }
         let game = position.game();
         let (depth, divide) = (r.depth, r.divide);
-        let counts = self
-            .runner
-            .run(move || {
-                if divide {
-                    position.perft_divide(depth)
-                } else {
-                    position.perft(depth).map(|n| vec![(String::new(), n)])
-                }
-            })
-            .await?
-            .ok_or_else(|| {
-                Status::invalid_argument(format!("position.game: perft is not defined for {game}"))
+        let stop = Arc::new(AtomicBool::new(false));
+        // The client going away (or its deadline passing) drops this future, and
+        // the server's time limit ends it: either way the count stops.
+        let _stop_on_drop = SetOnDrop(stop.clone());
+        let work = self.runner.run(move || {
+            if divide {
+                position.perft_divide(depth, &stop)
+            } else {
+                position
+                    .perft(depth, &stop)
+                    .map(|n| vec![(String::new(), n)])
+            }
+        });
+        let max = self.runner.caps().max_movetime;
+        let counts = tokio::time::timeout(max, work)
+            .await
+            .map_err(|_| {
+                Status::resource_exhausted(format!(
+                    "depth: perft not done within the server's maximum of {} ms \
+                     (--max-movetime-ms); ask for a smaller depth",
+                    max.as_millis()
+                ))
+            })??
+            .map_err(|e| match e {
+                PerftError::Undefined => Status::invalid_argument(format!(
+                    "position.game: perft is not defined for {game}"
+                )),
+                PerftError::Stopped => Status::cancelled("perft stopped"),
             })?;
         let nodes = counts.iter().map(|(_, n)| n).sum();
         let divide = if divide {

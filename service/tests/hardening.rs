@@ -163,6 +163,73 @@ async fn a_full_pool_refuses_and_a_cancelled_search_stops() {
     assert_eq!(reply.into_inner().nodes, 80, "bga start: 80 black moves");
 }
 
+/// A perft far too long to finish (depth 6 of the Tablut start) stops when
+/// the client's deadline passes, and when the client cancels the call.
+#[tokio::test]
+async fn a_long_perft_stops_at_the_deadline_and_when_cancelled() {
+    let s = start_with(1, 1, Caps::default(), ServerOptions::default()).await;
+    let client = GameEngineClient::new(s.channel.clone());
+    let deep = || proto::PerftRequest {
+        position: position(),
+        depth: 6,
+        divide: true,
+    };
+    let service = s.service.clone();
+    // The deadline: 300 ms.
+    let mut request = tonic::Request::new(deep());
+    request.set_timeout(Duration::from_millis(300));
+    let asked = Instant::now();
+    let late = client.clone().perft(request).await.unwrap_err();
+    assert!(
+        matches!(late.code(), Code::DeadlineExceeded | Code::Cancelled),
+        "{late:?}"
+    );
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    let took = wait_until("the perft past its deadline stops", || {
+        service.running_searches() == 0
+    })
+    .await;
+    println!("Perft past its deadline: stopped {took:?} after the reply");
+    // Cancelled by the client.
+    let mut first = client.clone();
+    let running = tokio::spawn(async move { first.perft(deep()).await });
+    wait_until("the perft starts", || service.running_searches() == 1).await;
+    running.abort();
+    let took = wait_until("the cancelled perft stops", || {
+        service.running_searches() == 0
+    })
+    .await;
+    println!("cancelled Perft: stopped {took:?} after the cancel");
+}
+
+/// A perft longer than the server's maximum movetime is stopped there and refused.
+#[tokio::test]
+async fn a_perft_above_the_time_cap_is_stopped_and_refused() {
+    let caps = Caps {
+        max_movetime: Duration::from_millis(200),
+        ..Caps::default()
+    };
+    let s = start_with(1, 1, caps, ServerOptions::default()).await;
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let request = proto::PerftRequest {
+        position: position(),
+        depth: 6,
+        divide: false,
+    };
+    let refused = client.perft(request).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(
+        refused.message(),
+        "depth: perft not done within the server's maximum of 200 ms (--max-movetime-ms); ask for a smaller depth"
+    );
+    let service = s.service.clone();
+    wait_until("the perft stops", || service.running_searches() == 0).await;
+}
+
 #[tokio::test]
 async fn a_dropped_analyze_stream_stops_its_search() {
     let s = start().await;

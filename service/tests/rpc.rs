@@ -445,7 +445,7 @@ async fn perft_counts_and_divides() {
         .into_inner();
     let engine = catalog::parse_position("tablut", "ashton", &format!("{START_BOARD} w -"))
         .unwrap()
-        .perft(2)
+        .perft(2, &std::sync::atomic::AtomicBool::new(false))
         .unwrap();
     assert_eq!(reply.nodes, engine);
     assert_eq!(reply.divide.len(), 56);

@@ -7,9 +7,9 @@ use std::sync::atomic::AtomicBool;
 use super::{ismcts, FullState, Variant, View, PLAYER_NAMES};
 use crate::catalog::{
     apply_text, lookup_variant, perft_divide, text_moves, AnyPosition, Applied, CatalogError,
-    PositionResult,
+    PerftError, PositionResult,
 };
-use crate::game::{variant_name, Game, MoveError, Outcome, Player};
+use crate::game::{perft_until, variant_name, Game, MoveError, Outcome, Player};
 use crate::search::{Info, Limits};
 
 /// A short help on the position notation (for `ListGames`).
@@ -124,11 +124,15 @@ impl AnyPosition for Referee {
     ) -> Info<String> {
         search_view(&self.0.view(self.0.side_to_move()), limits, stop, progress)
     }
-    fn perft(&self, depth: u32) -> Option<u64> {
-        Some(crate::game::perft(&self.0, depth))
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> Result<u64, PerftError> {
+        perft_until(&self.0, depth, stop).ok_or(PerftError::Stopped)
     }
-    fn perft_divide(&self, depth: u32) -> Option<Vec<(String, u64)>> {
-        Some(perft_divide(&self.0, depth))
+    fn perft_divide(
+        &self,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Result<Vec<(String, u64)>, PerftError> {
+        perft_divide(&self.0, depth, stop)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -199,11 +203,15 @@ impl AnyPosition for ViewPosition {
         search_view(&self.0, limits, stop, progress)
     }
     /// Not defined: a view cannot list the opponent's moves.
-    fn perft(&self, _depth: u32) -> Option<u64> {
-        None
+    fn perft(&self, _depth: u32, _stop: &AtomicBool) -> Result<u64, PerftError> {
+        Err(PerftError::Undefined)
     }
-    fn perft_divide(&self, _depth: u32) -> Option<Vec<(String, u64)>> {
-        None
+    fn perft_divide(
+        &self,
+        _depth: u32,
+        _stop: &AtomicBool,
+    ) -> Result<Vec<(String, u64)>, PerftError> {
+        Err(PerftError::Undefined)
     }
     fn as_any(&self) -> &dyn Any {
         self
