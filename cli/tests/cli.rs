@@ -17,13 +17,30 @@ fn caber(args: &[&str]) -> Output {
 
 /// Runs `caber`, expects success and one JSON object on stdout.
 fn caber_json(args: &[&str]) -> Value {
-    let out = caber(args);
+    json_of(&caber(args))
+}
+
+/// The one JSON object of a successful run.
+fn json_of(out: &Output) -> Value {
     assert!(
         out.status.success(),
-        "caber {args:?} failed: {}",
+        "caber failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// Serves `router` on an ephemeral port in the background; returns its address.
+async fn serve(router: caber_service::ApiRouter) -> std::net::SocketAddr {
+    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    tokio::spawn(caber_service::serve(
+        router,
+        listener,
+        std::future::pending(),
+    ));
+    addr
 }
 
 fn strings(value: &Value) -> Vec<&str> {
@@ -191,14 +208,7 @@ fn errors_exit_with_code_2_and_the_server_message() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_flag_talks_to_a_running_caberd() {
-    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    tokio::spawn(caber_service::serve(
-        caber_service::router(EngineService::new()),
-        listener,
-        std::future::pending(),
-    ));
+    let addr = serve(caber_service::router(EngineService::new())).await;
     let url = format!("http://{addr}");
     let v = tokio::task::spawn_blocking(move || {
         caber_json(&["legal", "--server", &url, "--variant", "ashton", "--json"])
@@ -236,14 +246,7 @@ async fn tls_ca_and_token_file_reach_a_secured_caberd() {
         ..Default::default()
     };
     let (router, _) = caber_service::build(EngineService::new(), options).unwrap();
-    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    tokio::spawn(caber_service::serve(
-        router,
-        listener,
-        std::future::pending(),
-    ));
+    let addr = serve(router).await;
     let dir = std::env::temp_dir().join(format!("caber-cli-tls-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (ca, token) = (dir.join("ca.pem"), dir.join("token"));
@@ -271,22 +274,12 @@ async fn tls_ca_and_token_file_reach_a_secured_caberd() {
     let ok = run(args(&["--tls-ca", ca, "--token-file", token]), None)
         .await
         .unwrap();
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
-    let v: Value = serde_json::from_slice(&ok.stdout).unwrap();
-    assert_eq!(v["count"], 80);
+    assert_eq!(json_of(&ok)["count"], 80);
     // The token from the environment.
     let ok = run(args(&["--tls-ca", ca]), Some(token.to_string()))
         .await
         .unwrap();
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    assert_eq!(json_of(&ok)["count"], 80);
     // No token: refused by the server.
     let refused = run(args(&["--tls-ca", ca]), None).await.unwrap();
     assert_eq!(refused.status.code(), Some(2));
