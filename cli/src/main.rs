@@ -172,10 +172,11 @@ enum Bench {
         /// Length of each phase (baseline, then the RPC), in seconds.
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
-        /// Sample the resident memory of this process (the server, on this
-        /// machine) before, between and after the phases.
-        #[arg(long)]
-        rss_pid: Option<u32>,
+        /// The server's process id (on this machine): its resident memory is
+        /// sampled before, between and after the phases, and its CPU time per
+        /// call is reported with the client's.
+        #[arg(long, alias = "rss-pid")]
+        server_pid: Option<u32>,
     },
 }
 
@@ -215,7 +216,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             baseline,
             concurrency,
             seconds,
-            rss_pid,
+            server_pid,
         }) => {
             let plan = commands::bench::Plan {
                 target: session.common.target(),
@@ -224,7 +225,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 game: session.common.game.clone(),
                 concurrency,
                 seconds,
-                rss_pid,
+                server_pid,
             };
             commands::bench::service(&plan, session.common.json).await
         }

@@ -27,6 +27,21 @@ fn bench_service_reports_both_phases_and_their_ratio() {
         let (p50, p99) = (p["p50_ms"].as_f64().unwrap(), p["p99_ms"].as_f64().unwrap());
         assert!(p50 > 0.0 && p50 <= p99, "{phase}: {p}");
         assert!(p["throughput_per_s"].as_f64().unwrap() > 0.0);
+        // In-process, the client's CPU holds the service's too; no server pid given.
+        assert!(
+            p["cpu_us_per_call"]["client"].as_f64().unwrap() >= 0.0,
+            "{p}"
+        );
+        assert!(p["cpu_us_per_call"]["server"].is_null(), "{p}");
+    }
+    let cpu = |phase: &str| report[phase]["cpu_us_per_call"]["client"].as_f64().unwrap();
+    if cpu("target") > 0.0 {
+        let expected = cpu("baseline") / cpu("target");
+        let cpu_ratio = report["cpu_ratio"].as_f64().unwrap();
+        assert!(
+            (cpu_ratio - expected).abs() < 0.01 + expected * 0.01,
+            "{cpu_ratio} vs {expected}"
+        );
     }
     let ratio = report["throughput_ratio"].as_f64().unwrap();
     let expected = report["target"]["throughput_per_s"].as_f64().unwrap()

@@ -49,7 +49,7 @@ pub struct Plan {
     /// Length of each phase.
     pub seconds: f64,
     /// A process (the server) whose resident memory is sampled, if given.
-    pub rss_pid: Option<u32>,
+    pub server_pid: Option<u32>,
 }
 
 /// One phase's results.
@@ -60,6 +60,10 @@ struct Phase {
     first_error: Option<String>,
     elapsed: Duration,
     latencies: Vec<Duration>,
+    /// CPU time this process (the client) used during the phase.
+    client_cpu: Option<Duration>,
+    /// CPU time the server process (`--rss-pid`) used during the phase.
+    server_cpu: Option<Duration>,
 }
 
 impl Phase {
@@ -84,8 +88,35 @@ impl Phase {
             "throughput_per_s": round(self.throughput()),
             "p50_ms": round(self.percentile_ms(0.50)),
             "p99_ms": round(self.percentile_ms(0.99)),
+            "cpu_us_per_call": {
+                "client": self.client_cpu.map(|c| round(self.per_call_us(c))),
+                "server": self.server_cpu.map(|c| round(self.per_call_us(c))),
+            },
         })
     }
+
+    fn per_call_us(&self, cpu: Duration) -> f64 {
+        cpu.as_secs_f64() * 1e6 / self.calls.max(1) as f64
+    }
+
+    /// CPU time per call of the client and the server together (or the client
+    /// alone, which holds the service when it runs in-process).
+    fn cpu_per_call_us(&self) -> Option<f64> {
+        let total = self.client_cpu? + self.server_cpu.unwrap_or_default();
+        Some(self.per_call_us(total))
+    }
+}
+
+/// User plus system CPU time of process `pid` so far, from `/proc/PID/stat`
+/// (in ticks of 1/100 s, Linux's fixed `USER_HZ`).
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses: state is
+    // the 3rd field of the line, utime the 14th and stime the 15th.
+    let after = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after.split_whitespace().skip(11);
+    let ticks: u64 = fields.next()?.parse::<u64>().ok()? + fields.next()?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 fn round(x: f64) -> f64 {
@@ -148,6 +179,8 @@ async fn phase(plan: &Plan, rpc: Rpc, position: &proto::Position) -> anyhow::Res
         });
     }
     let length = Duration::from_secs_f64(plan.seconds.max(0.1));
+    let client_cpu = cpu_time(std::process::id());
+    let server_cpu = plan.server_pid.and_then(cpu_time);
     let start = Instant::now();
     let end = start + length;
     let workers: Vec<_> = callers
@@ -176,6 +209,8 @@ async fn phase(plan: &Plan, rpc: Rpc, position: &proto::Position) -> anyhow::Res
         first_error: None,
         elapsed: Duration::ZERO,
         latencies: Vec::new(),
+        client_cpu: None,
+        server_cpu: None,
     };
     for worker in workers {
         let (latencies, errors, first_error) = worker.await.context("a bench worker failed")?;
@@ -185,6 +220,10 @@ async fn phase(plan: &Plan, rpc: Rpc, position: &proto::Position) -> anyhow::Res
         all.latencies.extend(latencies);
     }
     all.elapsed = start.elapsed();
+    let used =
+        |before: Option<Duration>, pid: Option<u32>| Some(cpu_time(pid?)?.saturating_sub(before?));
+    all.client_cpu = used(client_cpu, Some(std::process::id()));
+    all.server_cpu = used(server_cpu, plan.server_pid);
     all.latencies.sort_unstable();
     Ok(all)
 }
@@ -214,12 +253,18 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
         variant: String::new(),
         state: text.map(State::Text),
     };
-    let rss_before = plan.rss_pid.and_then(rss_kib);
+    let rss_before = plan.server_pid.and_then(rss_kib);
     let baseline = phase(plan, plan.baseline, &position).await?;
-    let rss_between = plan.rss_pid.and_then(rss_kib);
+    let rss_between = plan.server_pid.and_then(rss_kib);
     let target = phase(plan, plan.rpc, &position).await?;
-    let rss_after = plan.rss_pid.and_then(rss_kib);
+    let rss_after = plan.server_pid.and_then(rss_kib);
     let ratio = target.throughput() / baseline.throughput().max(f64::MIN_POSITIVE);
+    // Baseline CPU per call over the RPC's: like the throughput ratio, but
+    // not moved by other work on a shared machine.
+    let cpu_ratio = baseline
+        .cpu_per_call_us()
+        .zip(target.cpu_per_call_us())
+        .map(|(b, t)| b / t.max(f64::MIN_POSITIVE));
     let name = |rpc: Rpc| rpc.to_possible_value().map(|v| v.get_name().to_string());
     let (rpc, baseline_rpc) = (name(plan.rpc), name(plan.baseline));
     if as_json {
@@ -231,7 +276,8 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
             "target": target.json(),
             "baseline": baseline.json(),
             "throughput_ratio": round(ratio),
-            "rss_kib": plan.rss_pid.map(|pid| json!({
+            "cpu_ratio": cpu_ratio.map(round),
+            "rss_kib": plan.server_pid.map(|pid| json!({
                 "pid": pid,
                 "before": rss_before,
                 "after_baseline": rss_between,
@@ -252,7 +298,23 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
             );
         }
         println!("throughput ratio (target / baseline): {ratio:.3}");
-        if plan.rss_pid.is_some() {
+        for (name, p) in [(&baseline_rpc, &baseline), (&rpc, &target)] {
+            if let Some(cpu) = p.cpu_per_call_us() {
+                println!(
+                    "{}: {cpu:.1} us of CPU per call (client{})",
+                    name.as_deref().unwrap_or("?"),
+                    if p.server_cpu.is_some() {
+                        " + server"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+        if let Some(r) = cpu_ratio {
+            println!("CPU ratio (baseline per call / target per call): {r:.3}");
+        }
+        if plan.server_pid.is_some() {
             println!("server RSS KiB: before {rss_before:?}, after baseline {rss_between:?}, after {rss_after:?}");
         }
     }
