@@ -11,8 +11,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fds = protox::compile(["caber/v1/caber.proto"], ["../proto"])?;
     let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
     std::fs::write(out_dir.join("caber_descriptor.bin"), fds.encode_to_vec())?;
+    let mut config = tonic_prost_build::Config::new();
+    // `prost::Name` on every message: the codec tells a request the server
+    // could not decode (INVALID_ARGUMENT) from a reply (INTERNAL).
+    config.enable_type_names();
     tonic_prost_build::configure()
         .codec_path("crate::codec::SliceCodec")
-        .compile_fds(fds)?;
+        .compile_fds_with_config(fds, config)?;
     Ok(())
 }

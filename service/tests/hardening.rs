@@ -558,15 +558,16 @@ impl tonic::codec::Decoder for RawCodec {
     }
 }
 
-/// Request bytes that are not protobuf are refused (the codec's `INTERNAL`,
-/// as in every gRPC library) and the server goes on; well-formed bytes sent
-/// the same way get the full reply.
+/// Request bytes that are not the request are refused with `INVALID_ARGUMENT`
+/// naming the message and the problem, and the server goes on; well-formed
+/// bytes sent the same way get the full reply.
 #[tokio::test]
 async fn bytes_that_are_no_request_are_refused_and_the_server_goes_on() {
     use prost::Message;
     let started = start().await;
     let mut grpc = tonic::client::Grpc::new(started.channel.clone());
     let path = http::uri::PathAndQuery::from_static("/caber.v1.GameEngine/LegalMoves");
+    let mut messages = Vec::new();
     // Field 1 (position) announced with 100 bytes, only 2 sent.
     for bytes in [vec![0x0a, 100, 1, 2], vec![0xff; 7], vec![0x08]] {
         grpc.ready().await.unwrap();
@@ -574,9 +575,23 @@ async fn bytes_that_are_no_request_are_refused_and_the_server_goes_on() {
             .unary(tonic::Request::new(bytes.clone()), path.clone(), RawCodec)
             .await
             .unwrap_err();
-        assert_eq!(status.code(), Code::Internal, "{bytes:?}: {status:?}");
-        assert!(status.message().contains("decode"), "{status:?}");
+        assert_eq!(
+            status.code(),
+            Code::InvalidArgument,
+            "{bytes:?}: {status:?}"
+        );
+        let message = status.message();
+        assert!(
+            message.starts_with("caber.v1.LegalMovesRequest: failed to decode Protobuf message: "),
+            "{status:?}"
+        );
+        messages.push(message.to_string());
     }
+    // The field is named where prost knows it.
+    assert!(
+        messages[0].ends_with("LegalMovesRequest.position: buffer underflow"),
+        "{messages:?}"
+    );
     let request = proto::LegalMovesRequest {
         position: position(),
         include_position: false,
