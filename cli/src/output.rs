@@ -344,7 +344,11 @@ pub fn match_result(a: &str, b: &str, reply: &proto::PlayMatchResponse, as_json:
             "draws": reply.draws,
             "a_win_rate": rate,
             "a_win_rate_95": [low, high],
+            "clamped": reply.clamped,
         }));
+    }
+    if !reply.clamped.is_empty() {
+        println!("note: {}", reply.clamped);
     }
     println!(
         "{a} vs {b}: {} games, {a} {} wins, {} draws, {} losses",

@@ -359,7 +359,7 @@ impl GameEngine for EngineService {
             )));
         }
         for (field, name) in [("player_a", &r.player_a), ("player_b", &r.player_b)] {
-            if players::by_name(name, 1, 0).is_none() {
+            if players::by_name(name, 1, 0, Arc::default()).is_none() {
                 return Err(Status::invalid_argument(format!(
                     "{field}: unknown player {name:?} (known: {})",
                     players::NAMES.join(", ")
@@ -372,21 +372,46 @@ impl GameEngine for EngineService {
         };
         let (games, seed) = (r.games, r.seed);
         let stop = Arc::new(AtomicBool::new(false));
-        // The client going away drops this future: the match stops after its current deal.
+        // The client going away (or its deadline passing) drops this future:
+        // the match stops at once.
         let _stop_on_drop = SetOnDrop(stop.clone());
+        // The server's time limit stops it too, with the deals finished so far.
+        let cap = self.runner.caps().max_movetime;
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let timer = tokio::spawn({
+            let (stop, timed_out) = (stop.clone(), timed_out.clone());
+            async move {
+                tokio::time::sleep(cap).await;
+                timed_out.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
         let result = self
             .runner
             .run(move || {
                 let (a, b) = (&r.player_a, &r.player_b);
                 players::play_match(variant, games, seed, a, b, iterations, &stop)
             })
-            .await?
-            .map_err(Status::invalid_argument)?;
+            .await;
+        timer.abort();
+        let result = result?.map_err(Status::invalid_argument)?;
+        let played = result.a_wins + result.b_wins + result.draws;
+        let clamped = if timed_out.load(Ordering::Relaxed) && played < 2 * games {
+            format!(
+                "stopped at the server's maximum of {} ms (--max-movetime-ms): \
+                 {played} of {} games played",
+                cap.as_millis(),
+                2 * games
+            )
+        } else {
+            String::new()
+        };
         Ok(Response::new(proto::PlayMatchResponse {
-            games: 2 * games,
+            games: played,
             a_wins: result.a_wins,
             b_wins: result.b_wins,
             draws: result.draws,
+            clamped,
         }))
     }
 }

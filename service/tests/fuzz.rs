@@ -320,13 +320,14 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
     })
 }
 
-/// A refusal must name the field and the problem.
+/// A refusal must name the field and the problem. Besides bad input, the
+/// service's tiny caps may refuse a perft that outlasts them.
 fn check(result: Result<(), Status>) {
     if let Err(status) = result {
         assert!(
             matches!(
                 status.code(),
-                Code::InvalidArgument | Code::FailedPrecondition
+                Code::InvalidArgument | Code::FailedPrecondition | Code::ResourceExhausted
             ),
             "unexpected {status:?}"
         );

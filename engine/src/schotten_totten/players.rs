@@ -2,6 +2,7 @@
 //! service's `PlayMatch` and `caber match` run).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -18,8 +19,14 @@ pub const DEFAULT_ITERATIONS: u64 = 1000;
 
 /// A reference player by name (case-insensitive): `random` (drawing from a
 /// ChaCha8 generator seeded with `seed`), `greedy`, or `ismcts` with
-/// `iterations` per move (searched with `seed`). `None` for an unknown name.
-pub fn by_name(name: &str, iterations: u64, seed: u64) -> Option<Box<PlayerFn<'static>>> {
+/// `iterations` per move (searched with `seed`; a search ends early, with
+/// its best move so far, once `stop` is set). `None` for an unknown name.
+pub fn by_name(
+    name: &str,
+    iterations: u64,
+    seed: u64,
+    stop: Arc<AtomicBool>,
+) -> Option<Box<PlayerFn<'static>>> {
     match name.trim().to_ascii_lowercase().as_str() {
         "random" => {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -33,7 +40,9 @@ pub fn by_name(name: &str, iterations: u64, seed: u64) -> Option<Box<PlayerFn<'s
                 ..Limits::default()
             };
             Some(Box::new(move |v: &View| -> Option<Move> {
-                ismcts::ismcts_player(v, &limits)
+                ismcts::search(v, &limits, &stop, &mut |_| {})
+                    .best_move()
+                    .copied()
             }))
         }
         _ => None,
@@ -41,9 +50,9 @@ pub fn by_name(name: &str, iterations: u64, seed: u64) -> Option<Box<PlayerFn<'s
 }
 
 /// Plays `games` deals (seeds `seed`, `seed + 1`, ...), each twice with the
-/// seats swapped, between the players named `a` and `b`; stops after the
-/// current deal when `stop` is set (the counts then cover the deals played).
-/// The error names an unknown player.
+/// seats swapped, between the players named `a` and `b`. Once `stop` is set
+/// the searches end at once and the deal in progress is left out: the counts
+/// cover the deals played to the end. The error names an unknown player.
 pub fn play_match(
     variant: Variant,
     games: u32,
@@ -51,10 +60,10 @@ pub fn play_match(
     a: &str,
     b: &str,
     iterations: u64,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> Result<MatchResult, String> {
     let player = |name: &str, salt: u64| {
-        by_name(name, iterations, seed ^ salt)
+        by_name(name, iterations, seed ^ salt, stop.clone())
             .ok_or_else(|| format!("unknown player {name:?} (known: {})", NAMES.join(", ")))
     };
     let (mut pa, mut pb) = (player(a, 0xA)?, player(b, 0xB)?);
@@ -64,6 +73,9 @@ pub fn play_match(
             break;
         }
         let r = ismcts::play_match(variant, &[seed.wrapping_add(i)], &mut *pa, &mut *pb);
+        if stop.load(Ordering::Relaxed) {
+            break; // played with searches cut short: not counted
+        }
         total.a_wins += r.a_wins;
         total.b_wins += r.b_wins;
         total.draws += r.draws;
@@ -77,14 +89,14 @@ mod tests {
 
     #[test]
     fn unknown_players_are_named() {
-        let go = AtomicBool::new(false);
+        let go = Arc::new(AtomicBool::new(false));
         let e = play_match(Variant::Classic, 1, 0, "alpha", "greedy", 10, &go).unwrap_err();
         assert!(e.contains("\"alpha\"") && e.contains("greedy"), "{e}");
     }
 
     #[test]
     fn matches_are_seeded_and_count_every_game() {
-        let go = AtomicBool::new(false);
+        let go = Arc::new(AtomicBool::new(false));
         let a = play_match(Variant::Classic, 3, 9, "greedy", "random", 0, &go).unwrap();
         let b = play_match(Variant::Classic, 3, 9, "greedy", "random", 0, &go).unwrap();
         assert_eq!(a, b);
@@ -99,8 +111,28 @@ mod tests {
             "greedy",
             "random",
             0,
-            &AtomicBool::new(true),
+            &Arc::new(AtomicBool::new(true)),
         );
         assert_eq!(stopped.unwrap(), MatchResult::default());
+    }
+
+    /// A flag set during a long match (ISMCTS with 100000 iterations per
+    /// move on both sides) ends it within the deal in progress, which is not
+    /// counted; deals finished before count.
+    #[test]
+    fn a_stop_during_a_deal_ends_the_match_without_that_deal() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        let r = play_match(Variant::Classic, 500, 1, "ismcts", "ismcts", 100_000, &stop).unwrap();
+        setter.join().unwrap();
+        // 500 deals of this size take hours: the match stopped early.
+        let played = r.a_wins + r.b_wins + r.draws;
+        assert!(played < 1000 && played.is_multiple_of(2), "{r:?}");
     }
 }
