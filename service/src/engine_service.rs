@@ -377,26 +377,22 @@ impl GameEngine for EngineService {
         let _stop_on_drop = SetOnDrop(stop.clone());
         // The server's time limit stops it too, with the deals finished so far.
         let cap = self.runner.caps().max_movetime;
-        let timed_out = Arc::new(AtomicBool::new(false));
-        let timer = tokio::spawn({
-            let (stop, timed_out) = (stop.clone(), timed_out.clone());
-            async move {
-                tokio::time::sleep(cap).await;
-                timed_out.store(true, Ordering::Relaxed);
-                stop.store(true, Ordering::Relaxed);
-            }
+        let halt = stop.clone();
+        let work = self.runner.run(move || {
+            let (a, b) = (&r.player_a, &r.player_b);
+            players::play_match(variant, games, seed, a, b, iterations, &stop)
         });
-        let result = self
-            .runner
-            .run(move || {
-                let (a, b) = (&r.player_a, &r.player_b);
-                players::play_match(variant, games, seed, a, b, iterations, &stop)
-            })
-            .await;
-        timer.abort();
+        tokio::pin!(work);
+        let (result, timed_out) = match tokio::time::timeout(cap, &mut work).await {
+            Ok(result) => (result, false),
+            Err(_) => {
+                halt.store(true, Ordering::Relaxed);
+                (work.await, true)
+            }
+        };
         let result = result?.map_err(Status::invalid_argument)?;
         let played = result.a_wins + result.b_wins + result.draws;
-        let clamped = if timed_out.load(Ordering::Relaxed) && played < 2 * games {
+        let clamped = if timed_out && played < 2 * games {
             format!(
                 "stopped at the server's maximum of {} ms (--max-movetime-ms): \
                  {played} of {} games played",
