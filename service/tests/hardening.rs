@@ -86,6 +86,21 @@ async fn wait_until(what: &str, mut done: impl FnMut() -> bool) -> Duration {
     start.elapsed()
 }
 
+/// Starts `call` (work that takes the only pool place), cancels it once it
+/// runs, and returns how long the work then took to leave the pool.
+async fn cancel_once_running<T: Send + 'static>(
+    service: &EngineService,
+    call: impl std::future::Future<Output = T> + Send + 'static,
+) -> Duration {
+    let running = tokio::spawn(call);
+    wait_until("the call starts", || service.running_searches() == 1).await;
+    running.abort();
+    wait_until("the cancelled call stops", || {
+        service.running_searches() == 0
+    })
+    .await
+}
+
 async fn health(channel: &Channel, service: &str) -> ServingStatus {
     let request = HealthCheckRequest {
         service: service.into(),
@@ -196,13 +211,7 @@ async fn a_long_perft_stops_at_the_deadline_and_when_cancelled() {
     println!("Perft past its deadline: stopped {took:?} after the reply");
     // Cancelled by the client.
     let mut first = client.clone();
-    let running = tokio::spawn(async move { first.perft(deep()).await });
-    wait_until("the perft starts", || service.running_searches() == 1).await;
-    running.abort();
-    let took = wait_until("the cancelled perft stops", || {
-        service.running_searches() == 0
-    })
-    .await;
+    let took = cancel_once_running(&service, async move { first.perft(deep()).await }).await;
     println!("cancelled Perft: stopped {took:?} after the cancel");
 }
 
@@ -275,14 +284,8 @@ async fn a_long_match_stops_at_the_time_cap_and_when_cancelled() {
     // Cancelled by the client.
     let s = start().await;
     let mut first = GameEngineClient::new(s.channel.clone());
-    let running = tokio::spawn(async move { first.play_match(long_match()).await });
-    let service = s.service.clone();
-    wait_until("the match starts", || service.running_searches() == 1).await;
-    running.abort();
-    let took = wait_until("the cancelled match stops", || {
-        service.running_searches() == 0
-    })
-    .await;
+    let call = async move { first.play_match(long_match()).await };
+    let took = cancel_once_running(&s.service, call).await;
     println!("cancelled PlayMatch: stopped {took:?} after the cancel");
 }
 
