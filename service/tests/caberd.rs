@@ -2,16 +2,16 @@
 //! real address, serves the API there and stops cleanly on SIGTERM.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use caber_service::proto::game_engine_client::GameEngineClient;
 use caber_service::proto::ListGamesRequest;
 
-#[cfg(unix)]
-#[tokio::test]
-async fn caberd_prints_its_real_address_and_serves_there() {
+/// Starts `caberd` on a free port with `args`; returns it and the address it printed.
+fn caberd(args: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_caberd"))
-        .args(["--listen", "127.0.0.1:0", "--shutdown-grace-ms", "5000"])
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -26,6 +26,13 @@ async fn caberd_prints_its_real_address_and_serves_there() {
         .strip_prefix("caberd listening on ")
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
         .to_string();
+    (child, addr)
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn caberd_prints_its_real_address_and_serves_there() {
+    let (mut child, addr) = caberd(&["--shutdown-grace-ms", "5000"]);
     let port: u16 = addr.rsplit(':').next().unwrap().parse().unwrap();
     assert_ne!(port, 0, "the real port is printed");
     let result = async {
@@ -72,19 +79,14 @@ async fn sigterm_turns_health_off_lets_the_call_in_flight_finish_and_exits_0() {
     use caber_service::tonic_health::pb::health_client::HealthClient;
     use caber_service::tonic_health::pb::HealthCheckRequest;
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_caberd"))
-        .args(["--listen", "127.0.0.1:0", "--shutdown-grace-ms", "20000"])
-        .args(["--search-threads", "1", "--max-searches", "1"])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("caberd starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line.trim().strip_prefix("caberd listening on ").unwrap();
+    let (mut child, addr) = caberd(&[
+        "--shutdown-grace-ms",
+        "20000",
+        "--search-threads",
+        "1",
+        "--max-searches",
+        "1",
+    ]);
     let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
         .unwrap()
         .connect()

@@ -63,14 +63,19 @@ fn position() -> Option<proto::Position> {
     })
 }
 
-fn long_search() -> proto::BestMoveRequest {
+/// A `BestMove` of the start position within `limits`.
+fn best_move(limits: proto::Limits) -> proto::BestMoveRequest {
     proto::BestMoveRequest {
         position: position(),
-        limits: Some(proto::Limits {
-            depth: 60,
-            ..Default::default()
-        }),
+        limits: Some(limits),
     }
+}
+
+fn long_search() -> proto::BestMoveRequest {
+    best_move(proto::Limits {
+        depth: 60,
+        ..Default::default()
+    })
 }
 
 /// Polls `done` every 5 ms for at most 30 s; returns how long it took.
@@ -316,14 +321,11 @@ async fn requests_above_the_caps_are_clamped_and_say_so() {
     };
     let s = start_with(1, 1, caps, ServerOptions::default()).await;
     let mut client = GameEngineClient::new(s.channel.clone());
-    let request = proto::BestMoveRequest {
-        position: position(),
-        limits: Some(proto::Limits {
-            movetime_ms: 3_600_000,
-            nodes: 1 << 40,
-            ..Default::default()
-        }),
-    };
+    let request = best_move(proto::Limits {
+        movetime_ms: 3_600_000,
+        nodes: 1 << 40,
+        ..Default::default()
+    });
     let stats = client
         .best_move(request)
         .await
@@ -485,13 +487,10 @@ async fn metrics_count_calls_by_method_and_code() {
         .await
         .unwrap_err();
     client
-        .best_move(proto::BestMoveRequest {
-            position: position(),
-            limits: Some(proto::Limits {
-                depth: 1,
-                ..Default::default()
-            }),
-        })
+        .best_move(best_move(proto::Limits {
+            depth: 1,
+            ..Default::default()
+        }))
         .await
         .unwrap();
     let response = http_get(metrics_addr, "/metrics").await;
@@ -543,13 +542,10 @@ async fn draining_turns_health_off_refuses_new_calls_and_lets_calls_finish() {
     let mut in_flight = client.clone();
     let call = tokio::spawn(async move {
         in_flight
-            .best_move(proto::BestMoveRequest {
-                position: position(),
-                limits: Some(proto::Limits {
-                    movetime_ms: 300,
-                    ..Default::default()
-                }),
-            })
+            .best_move(best_move(proto::Limits {
+                movetime_ms: 300,
+                ..Default::default()
+            }))
             .await
     });
     let service = s.service.clone();

@@ -2,7 +2,7 @@
 //! server: structured positions and moves both ways, King chains, bad input.
 
 mod common;
-use common::Client;
+use common::{refused_position, Client};
 
 use caber_service::proto::{self, position::State, r#move::Kind, AlmaTaflPiece as P};
 use caber_service::EngineService;
@@ -79,16 +79,6 @@ async fn apply(
         r#move: Some(mv),
     };
     client.apply(request).await.map(|r| r.into_inner())
-}
-
-async fn refused(client: &mut Client, position: proto::Position) -> String {
-    let request = proto::LegalMovesRequest {
-        position: Some(position),
-        include_position: false,
-    };
-    let status = client.legal_moves(request).await.unwrap_err();
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    status.message().to_string()
 }
 
 #[tokio::test]
@@ -217,7 +207,7 @@ async fn bad_structured_positions_name_the_field() {
         vec![stack("F6", &[P::King]), stack("B2", &[P::King])],
         proto::Side::One,
     );
-    let m = refused(&mut client, two_kings).await;
+    let m = refused_position(&mut client, two_kings).await;
     assert!(
         m.starts_with("position.almatafl:") && m.contains("King"),
         "{m}"
@@ -229,7 +219,7 @@ async fn bad_structured_positions_name_the_field() {
         ],
         proto::Side::One,
     );
-    let m = refused(&mut client, too_high).await;
+    let m = refused_position(&mut client, too_high).await;
     assert!(
         m.starts_with("position.almatafl:") && m.contains("C4") && m.contains("4 pieces"),
         "{m}"
@@ -238,7 +228,7 @@ async fn bad_structured_positions_name_the_field() {
         vec![stack("F6", &[P::Defender]), stack("C4", &[P::King])],
         proto::Side::One,
     );
-    let m = refused(&mut client, defender_on_throne).await;
+    let m = refused_position(&mut client, defender_on_throne).await;
     assert!(
         m.starts_with("position.almatafl:") && m.contains("throne"),
         "{m}"
@@ -250,16 +240,16 @@ async fn bad_structured_positions_name_the_field() {
         }],
         proto::Side::One,
     );
-    let m = refused(&mut client, unknown_piece).await;
+    let m = refused_position(&mut client, unknown_piece).await;
     assert!(
         m.starts_with("position.almatafl.stacks[0].pieces[1]:"),
         "{m}"
     );
     let bad_cell = structured(vec![stack("A1", &[P::King])], proto::Side::One);
-    let m = refused(&mut client, bad_cell).await;
+    let m = refused_position(&mut client, bad_cell).await;
     assert!(m.starts_with("position.almatafl.stacks[0].cell:"), "{m}");
     let no_side = structured(vec![stack("F6", &[P::King])], proto::Side::Unspecified);
-    let m = refused(&mut client, no_side).await;
+    let m = refused_position(&mut client, no_side).await;
     assert_eq!(m, "position.almatafl.side_to_move: missing");
     let mut bad_history = chain_position();
     if let Some(State::Almatafl(a)) = bad_history.state.as_mut() {
@@ -268,7 +258,7 @@ async fn bad_structured_positions_name_the_field() {
             count: 1,
         });
     }
-    let m = refused(&mut client, bad_history).await;
+    let m = refused_position(&mut client, bad_history).await;
     assert!(m.starts_with("position.almatafl.history[0].hash:"), "{m}");
 }
 

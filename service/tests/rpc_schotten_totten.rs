@@ -3,7 +3,7 @@
 //! (views), hidden information, structured input both ways, and matches.
 
 mod common;
-use common::Client;
+use common::{refused_position, Client};
 
 use caber_service::proto::{self, position::State, r#move::Kind};
 use caber_service::EngineService;
@@ -132,16 +132,6 @@ fn hand(h: &Option<proto::SchottenTottenHand>) -> Vec<String> {
         .iter()
         .map(|c| c.card.clone())
         .collect()
-}
-
-async fn refused_position(client: &mut Client, position: proto::Position) -> String {
-    let request = proto::LegalMovesRequest {
-        position: Some(position),
-        include_position: false,
-    };
-    let status = client.legal_moves(request).await.unwrap_err();
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    status.message().to_string()
 }
 
 #[tokio::test]

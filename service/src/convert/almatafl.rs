@@ -47,11 +47,7 @@ pub fn position(
     variant: &str,
     message: &proto::AlmaTaflPosition,
 ) -> Result<Box<dyn AnyPosition>, Status> {
-    if !game.trim().is_empty() && !game.trim().eq_ignore_ascii_case(AlmaTafl::NAME) {
-        return Err(Status::invalid_argument(format!(
-            "position.almatafl: an AlmaTafl position given for game {game:?}"
-        )));
-    }
+    super::same_game(game, AlmaTafl::NAME, "position.almatafl", "an AlmaTafl")?;
     catalog::lookup_variant::<AlmaTafl>(variant)
         .map_err(|e| errors::catalog("position.", "almatafl", &e))?;
     let mut stacks = Vec::new();

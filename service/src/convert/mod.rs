@@ -41,6 +41,19 @@ pub fn position(message: Option<&proto::Position>) -> Result<Box<dyn AnyPosition
     }
 }
 
+/// Refuses a structured position (field `field`, described as `what`, e.g.
+/// "a Tablut") given with another game than `expected`; no game means `expected`.
+fn same_game(game: &str, expected: &str, field: &str, what: &str) -> Result<(), Status> {
+    let given = game.trim();
+    if given.is_empty() || given.eq_ignore_ascii_case(expected) {
+        Ok(())
+    } else {
+        Err(Status::invalid_argument(format!(
+            "{field}: {what} position given for game {game:?}"
+        )))
+    }
+}
+
 /// The full report of a position: structured form, text, side to move, outcome, diagram.
 pub fn report(position: &dyn AnyPosition) -> proto::PositionReport {
     let state = tablut::state(position)

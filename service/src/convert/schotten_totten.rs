@@ -188,12 +188,7 @@ pub fn position(
     variant: &str,
     m: &proto::SchottenTottenPosition,
 ) -> Result<Box<dyn AnyPosition>, Status> {
-    if !game.trim().is_empty() && !game.trim().eq_ignore_ascii_case(FullState::NAME) {
-        return Err(invalid(
-            FIELD,
-            format!("a Schotten Totten position given for game {game:?}"),
-        ));
-    }
+    super::same_game(game, FullState::NAME, FIELD, "a Schotten Totten")?;
     let v = catalog::lookup_variant::<FullState>(variant)
         .map_err(|e| errors::catalog("position.", "schotten_totten", &e))?;
     let viewer = player(m.viewer());

@@ -25,11 +25,7 @@ pub fn position(
     variant: &str,
     message: &proto::TablutPosition,
 ) -> Result<Box<dyn AnyPosition>, Status> {
-    if !game.trim().is_empty() && !game.trim().eq_ignore_ascii_case(Tablut::NAME) {
-        return Err(Status::invalid_argument(format!(
-            "position.tablut: a Tablut position given for game {game:?}"
-        )));
-    }
+    super::same_game(game, Tablut::NAME, "position.tablut", "a Tablut")?;
     let variant = catalog::lookup_variant::<Tablut>(variant)
         .map_err(|e| errors::catalog("position.", "tablut", &e))?;
     let mut pieces = Vec::new();

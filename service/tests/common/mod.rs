@@ -1,8 +1,9 @@
 //! Shared by the RPC tests: a real server on an ephemeral port and a client.
 
 use caber_service::proto::game_engine_client::GameEngineClient;
-use caber_service::EngineService;
+use caber_service::{proto, EngineService};
 use tonic::transport::Channel;
+use tonic::Code;
 
 /// The generated client.
 pub type Client = GameEngineClient<Channel>;
@@ -20,4 +21,16 @@ pub async fn serve(service: EngineService) -> Client {
     GameEngineClient::connect(format!("http://{addr}"))
         .await
         .unwrap()
+}
+
+/// The `INVALID_ARGUMENT` message of `LegalMoves` refusing `position`.
+#[allow(dead_code)] // not every test file refuses positions
+pub async fn refused_position(client: &mut Client, position: proto::Position) -> String {
+    let request = proto::LegalMovesRequest {
+        position: Some(position),
+        include_position: false,
+    };
+    let status = client.legal_moves(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    status.message().to_string()
 }

@@ -104,6 +104,14 @@ fn side(s: &mut FullState, p: Player, i: usize, names: &str) {
     }
 }
 
+/// Puts each pair (player one's cards, player two's) on stones 0, 1, ... in order.
+fn sides(s: &mut FullState, pairs: &[(&str, &str)]) {
+    for (i, (one, two)) in pairs.iter().enumerate() {
+        side(s, ONE, i, one);
+        side(s, TWO, i, two);
+    }
+}
+
 fn hand(s: &mut FullState, p: Player, names: &str) {
     for card in cards(names) {
         put(s, card, Loc::Hand(p));

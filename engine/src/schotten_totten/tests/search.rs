@@ -100,17 +100,14 @@ fn hidden_cards_do_not_change_answers() {
 #[test]
 fn search_takes_a_winning_claim() {
     let mut s = empty(Variant::Classic);
-    for (i, (a, b)) in [
-        ("G1 G2 G3", "B1 B2 B4"),
-        ("R1 R2 R3", "Y1 Y2 Y4"),
-        ("P1 P2", "K1 K2 K4"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        side(&mut s, ONE, i, a);
-        side(&mut s, TWO, i, b);
-    }
+    sides(
+        &mut s,
+        &[
+            ("G1 G2 G3", "B1 B2 B4"),
+            ("R1 R2 R3", "Y1 Y2 Y4"),
+            ("P1 P2", "K1 K2 K4"),
+        ],
+    );
     s.board.stones[0].claimed = Some(ONE);
     s.board.stones[1].claimed = Some(ONE);
     hand(&mut s, ONE, "P3 G9");

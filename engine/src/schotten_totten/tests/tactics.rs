@@ -255,17 +255,14 @@ fn expert_claims_at_the_start_of_the_turn() {
 #[test]
 fn three_adjacent_or_five_stones_win() {
     let mut s = empty(Variant::Classic);
-    for (i, (a, b)) in [
-        ("G1 G2 G3", "B1 B2 B4"),
-        ("R1 R2 R3", "Y1 Y2 Y4"),
-        ("P1 P2 P3", "K1 K2"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        side(&mut s, ONE, i, a);
-        side(&mut s, TWO, i, b);
-    }
+    sides(
+        &mut s,
+        &[
+            ("G1 G2 G3", "B1 B2 B4"),
+            ("R1 R2 R3", "Y1 Y2 Y4"),
+            ("P1 P2 P3", "K1 K2"),
+        ],
+    );
     s.board.stones[0].claimed = Some(ONE);
     s.board.stones[1].claimed = Some(ONE);
     hand(&mut s, ONE, "G9");
