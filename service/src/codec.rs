@@ -7,8 +7,8 @@
 //! time under `caber bench service`. Bytes that are not the message: a request
 //! (a message named `…Request`, decoded by the server) is refused with
 //! `INVALID_ARGUMENT` naming the message, and the field and the problem as
-//! prost tells them; a
-//! reply the client cannot read is `INTERNAL`, as in gRPC libraries.
+//! prost tells them; a reply the client cannot read is `INTERNAL`, as in gRPC
+//! libraries.
 
 use std::marker::PhantomData;
 
