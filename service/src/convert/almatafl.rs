@@ -13,6 +13,7 @@ use tonic::Status;
 use crate::convert::side;
 use crate::errors;
 use crate::proto;
+use crate::proto::legal_moves::{MoveForm, MoveList};
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 
@@ -157,10 +158,19 @@ pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
     Some(kind(&alma.parse_move(text).ok()?))
 }
 
-/// Every legal move in both forms, if `position` is an AlmaTafl position.
-pub fn legal_moves(position: &dyn AnyPosition) -> Option<Vec<proto::MoveInfo>> {
-    let alma = catalog::downcast::<AlmaTafl>(position)?;
-    Some(super::typed_moves(alma, kind))
+/// Writes every legal move in both forms, if `position` is an AlmaTafl
+/// position (returns whether it is).
+pub fn write_legal_moves(position: &dyn AnyPosition, list: &mut MoveList) -> bool {
+    let Some(alma) = catalog::downcast::<AlmaTafl>(position) else {
+        return false;
+    };
+    let mut cells = Vec::new();
+    super::write_typed(alma, list, |list, text, mv| {
+        cells.clear();
+        cells.extend(mv.cells().into_iter().map(Cell::as_str));
+        list.push(text, MoveForm::AlmaTafl(&cells));
+    });
+    true
 }
 
 /// The structured form of a move.

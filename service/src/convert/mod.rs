@@ -8,6 +8,7 @@ pub mod almatafl;
 pub mod schotten_totten;
 pub mod tablut;
 
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use caber_engine::catalog::{self, AnyPosition, GameInfo};
@@ -17,6 +18,7 @@ use tonic::Status;
 
 use crate::errors;
 use crate::proto;
+use crate::proto::legal_moves::{MoveForm, MoveList};
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 
@@ -103,28 +105,32 @@ pub fn move_info(position: &dyn AnyPosition, text: String) -> proto::MoveInfo {
 }
 
 /// Every legal move of `position` in text and structured form, in the
-/// generator's order, built from the game's typed moves (no text round trip).
-pub fn legal_moves(position: &dyn AnyPosition) -> Vec<proto::MoveInfo> {
-    tablut::legal_moves(position)
-        .or_else(|| almatafl::legal_moves(position))
-        .or_else(|| schotten_totten::legal_moves(position))
-        .unwrap_or_else(|| {
-            let texts = position.legal_moves();
-            texts
-                .into_iter()
-                .map(|t| info(t.clone(), Kind::Text(t)))
-                .collect()
-        })
+/// generator's order, written from the game's typed moves straight into the
+/// reply's wire format (no text round trip, no message built).
+pub fn legal_moves(position: &dyn AnyPosition) -> MoveList {
+    let mut list = MoveList::with_capacity(64);
+    let typed = tablut::write_legal_moves(position, &mut list)
+        || almatafl::write_legal_moves(position, &mut list)
+        || schotten_totten::write_legal_moves(position, &mut list);
+    if !typed {
+        for text in position.legal_moves() {
+            list.push(&text, MoveForm::Kind(&Kind::Text(text.clone())));
+        }
+    }
+    list
 }
 
-/// Every legal move of a typed game position, with `kind` giving the structured form.
-fn typed_moves<G: Game>(position: &G, kind: impl Fn(&G::Move) -> Kind) -> Vec<proto::MoveInfo> {
-    let mut moves = Vec::new();
-    position.legal_moves(&mut moves);
-    moves
-        .iter()
-        .map(|m| info(position.move_to_text(m), kind(m)))
-        .collect()
+/// Writes every legal move of a typed game position to `list`; `write` adds
+/// one move, given its text.
+fn write_typed<G: Game>(
+    position: &G,
+    list: &mut MoveList,
+    mut write: impl FnMut(&mut MoveList, &str, &G::Move),
+) {
+    let _ = position.for_each_move(&mut |mv| {
+        write(list, &position.move_to_text(&mv), &mv);
+        ControlFlow::Continue(())
+    });
 }
 
 /// A move in both forms.
@@ -250,13 +256,17 @@ pub fn lines(info: &Info<String>) -> Vec<proto::PvLine> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use prost::Message;
 
-    /// The structured moves built from typed moves equal those read back from
-    /// each move's text, along seeded games of every game and variant (and
-    /// from the mover's view in Schotten Totten).
+    use super::*;
+    use crate::proto::LegalMovesResponse;
+
+    /// The moves written from typed moves are, byte for byte, prost's encoding
+    /// of the messages read back from each move's text (and decode to them),
+    /// along seeded games of every game and variant (and from the mover's view
+    /// in Schotten Totten).
     #[test]
-    fn typed_legal_moves_equal_the_moves_read_from_text() {
+    fn written_legal_moves_equal_the_moves_read_from_text() {
         let mut checked = 0;
         for info in catalog::games() {
             for variant in info.variants {
@@ -274,8 +284,11 @@ mod tests {
                                 .into_iter()
                                 .map(|t| move_info(&**p, t))
                                 .collect();
-                            assert_eq!(legal_moves(&**p), by_text, "{}", p.notation());
-                            checked += by_text.len();
+                            let written = LegalMovesResponse::written(legal_moves(&**p), None);
+                            let built = LegalMovesResponse::new(by_text, None);
+                            assert_eq!(written.encode_to_vec(), built.encode_to_vec());
+                            assert_eq!(written.into_moves(), built.moves().to_vec());
+                            checked += built.moves().len();
                         }
                         let moves = position.legal_moves();
                         if position.outcome().is_some() || moves.is_empty() {

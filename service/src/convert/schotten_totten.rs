@@ -17,6 +17,7 @@ use tonic::Status;
 use crate::convert::side;
 use crate::errors;
 use crate::proto;
+use crate::proto::legal_moves::{MoveForm, MoveList};
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 
@@ -486,20 +487,23 @@ pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
     Some(Kind::SchottenTotten(move_message(&mv)))
 }
 
-/// Every legal move in both forms, if `position` is a Schotten Totten full state or view.
-pub fn legal_moves(position: &dyn AnyPosition) -> Option<Vec<proto::MoveInfo>> {
-    let kind = |mv: &Move| Kind::SchottenTotten(move_message(mv));
+/// Writes every legal move in both forms, if `position` is a Schotten Totten
+/// full state or view (returns whether it is).
+pub fn write_legal_moves(position: &dyn AnyPosition, list: &mut MoveList) -> bool {
+    let write = |list: &mut MoveList, text: &str, mv: &Move| {
+        let kind = Kind::SchottenTotten(move_message(mv));
+        list.push(text, MoveForm::Kind(&kind));
+    };
     if let Some(state) = as_full_state(position) {
-        return Some(super::typed_moves(state, kind));
+        super::write_typed(state, list, write);
+    } else if let Some(view) = as_view(position) {
+        for mv in view.legal_moves() {
+            write(list, &view.move_to_text(&mv), &mv);
+        }
+    } else {
+        return false;
     }
-    let view = as_view(position)?;
-    let moves = view.legal_moves();
-    Some(
-        moves
-            .iter()
-            .map(|m| super::info(view.move_to_text(m), kind(m)))
-            .collect(),
-    )
+    true
 }
 
 #[cfg(test)]
