@@ -292,6 +292,12 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// Writes a move in the game's text notation.
     fn move_to_text(&self, mv: &Self::Move) -> String;
 
+    /// Appends the text of a move to `out` (the same text as
+    /// [`Game::move_to_text`]; games override it to write without allocating).
+    fn push_move_text(&self, mv: &Self::Move, out: &mut String) {
+        out.push_str(&self.move_to_text(mv));
+    }
+
     /// A terminal drawing of the position for humans.
     fn diagram(&self) -> String;
 }

@@ -438,6 +438,10 @@ impl Game for AlmaTafl {
         notation::move_text(mv)
     }
 
+    fn push_move_text(&self, mv: &Move, out: &mut String) {
+        notation::push_move_text(mv, out);
+    }
+
     fn diagram(&self) -> String {
         diagram::draw(self)
     }

@@ -5,11 +5,19 @@ use crate::game::{NotationError, Player, SetupError};
 
 /// Writes a move: its cells joined by `-`.
 pub(crate) fn move_text(mv: &Move) -> String {
-    mv.cells()
-        .iter()
-        .map(|c| c.as_str())
-        .collect::<Vec<_>>()
-        .join("-")
+    let mut text = String::new();
+    push_move_text(mv, &mut text);
+    text
+}
+
+/// Appends a move's text to `out`.
+pub(crate) fn push_move_text(mv: &Move, out: &mut String) {
+    for (i, cell) in mv.cells().into_iter().enumerate() {
+        if i > 0 {
+            out.push('-');
+        }
+        out.push_str(cell.as_str());
+    }
 }
 
 /// Reads a move (syntax only).

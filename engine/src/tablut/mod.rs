@@ -306,6 +306,10 @@ impl Game for Tablut {
         notation::move_text(mv)
     }
 
+    fn push_move_text(&self, mv: &Move, out: &mut String) {
+        notation::push_move_text(mv, out);
+    }
+
     fn diagram(&self) -> String {
         diagram::diagram(self)
     }

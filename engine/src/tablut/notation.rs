@@ -198,14 +198,19 @@ pub(crate) fn parse_move(variant: Variant, text: &str) -> Result<Move, NotationE
 
 /// Writes a move: `e4-b4` or `pass`.
 pub(crate) fn move_text(mv: &Move) -> String {
+    let mut text = String::with_capacity(5);
+    push_move_text(mv, &mut text);
+    text
+}
+
+/// Appends a move's text to `out`.
+pub(crate) fn push_move_text(mv: &Move, out: &mut String) {
     match mv {
         Move::Step { from, to } => {
-            let mut text = String::with_capacity(5);
-            text.push_str(from.as_str());
-            text.push('-');
-            text.push_str(to.as_str());
-            text
+            out.push_str(from.as_str());
+            out.push('-');
+            out.push_str(to.as_str());
         }
-        Move::Pass => "pass".to_string(),
+        Move::Pass => out.push_str("pass"),
     }
 }

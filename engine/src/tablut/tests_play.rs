@@ -289,6 +289,10 @@ fn move_text() {
         }
     );
     assert_eq!(p.move_to_text(&m), "e2-d2");
+    let mut out = "moves: ".to_string();
+    p.push_move_text(&m, &mut out);
+    p.push_move_text(&Move::Pass, &mut out);
+    assert_eq!(out, "moves: e2-d2pass");
     for (bad, why) in [
         ("e2d2", "joined by '-'"),
         ("e2-f3", "row or a column"),

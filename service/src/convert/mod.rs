@@ -127,8 +127,11 @@ fn write_typed<G: Game>(
     list: &mut MoveList,
     mut write: impl FnMut(&mut MoveList, &str, &G::Move),
 ) {
+    let mut text = String::new();
     let _ = position.for_each_move(&mut |mv| {
-        write(list, &position.move_to_text(&mv), &mv);
+        text.clear();
+        position.push_move_text(&mv, &mut text);
+        write(list, &text, &mv);
         ControlFlow::Continue(())
     });
 }

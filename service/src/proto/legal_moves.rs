@@ -294,8 +294,16 @@ fn put_string(tag: u32, value: &str, buf: &mut Vec<u8>) {
 
 /// Writes the key and length of a length-delimited field.
 fn put_header(tag: u32, len: usize, buf: &mut Vec<u8>) {
-    encode_key(tag, WireType::LengthDelimited, buf);
-    encode_varint(len as u64, buf);
+    if tag < 16 && len < 0x80 {
+        // The usual case: a one-byte key and a one-byte length.
+        buf.extend_from_slice(&[
+            (tag << 3 | WireType::LengthDelimited as u32) as u8,
+            len as u8,
+        ]);
+    } else {
+        encode_key(tag, WireType::LengthDelimited, buf);
+        encode_varint(len as u64, buf);
+    }
 }
 
 #[cfg(test)]

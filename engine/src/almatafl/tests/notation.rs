@@ -51,6 +51,9 @@ fn moves_round_trip_and_read_case_insensitively() {
     let p = AlmaTafl::start(Variant::Standard, 0);
     let m = p.parse_move("d6-e6-g6-i6-k8").unwrap();
     assert_eq!(p.move_to_text(&m), "D6-E6-G6-I6-K8");
+    let mut out = "moves: ".to_string();
+    p.push_move_text(&m, &mut out);
+    assert_eq!(out, "moves: D6-E6-G6-I6-K8");
     assert_eq!(m.cells().len(), 5);
     for bad in [
         "",
