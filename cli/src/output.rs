@@ -5,8 +5,35 @@ use serde_json::{json, Value as Json};
 
 use crate::commands::required;
 
+/// `println!` for the command's output: when standard output is gone (as in
+/// `caber legal | head -1`) the process ends quietly with status 0 instead of
+/// panicking; another write error ends it with status 2.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write_line(format_args!($($arg)*))
+    };
+}
+pub(crate) use out;
+
+/// Writes one line to standard output (see [`out!`]).
+pub fn write_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout
+        .write_fmt(line)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush());
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(2);
+    }
+}
+
 fn print_json(value: Json) {
-    println!("{value}");
+    out!("{value}");
 }
 
 /// A score as JSON: `{"cp": n}`, `{"mate_plies": n}` or `{"draw": true}`.
@@ -67,14 +94,14 @@ fn report_json(report: &proto::PositionReport) -> Json {
 }
 
 fn print_report(report: &proto::PositionReport) {
-    println!("{}", report.diagram.trim_end());
+    out!("{}", report.diagram.trim_end());
     if let Some(p) = &report.position {
-        println!("game: {} ({})", p.game, p.variant);
+        out!("game: {} ({})", p.game, p.variant);
     }
-    println!("position: {}", report.text);
+    out!("position: {}", report.text);
     match &report.outcome {
-        Some(o) => println!("game over: {}", outcome_text(o)),
-        None => println!("to move: {}", report.side_to_move_name),
+        Some(o) => out!("game over: {}", outcome_text(o)),
+        None => out!("to move: {}", report.side_to_move_name),
     }
 }
 
@@ -108,11 +135,11 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
                 }
             })
             .collect();
-        println!("{}", g.name);
-        println!("  variants: {}", variants.join(", "));
-        println!("  players: {}", g.players.join(", "));
-        println!("  positions: {}", g.position_notation_help);
-        println!("  moves: {}", g.move_notation_help);
+        out!("{}", g.name);
+        out!("  variants: {}", variants.join(", "));
+        out!("  players: {}", g.players.join(", "));
+        out!("  positions: {}", g.position_notation_help);
+        out!("  moves: {}", g.move_notation_help);
     }
 }
 
@@ -139,9 +166,9 @@ pub fn legal(moves: &[proto::MoveInfo], as_json: bool) {
     if as_json {
         print_json(json!({ "count": texts.len(), "moves": texts }));
     } else {
-        println!("{} legal moves", texts.len());
+        out!("{} legal moves", texts.len());
         if !texts.is_empty() {
-            println!("{}", texts.join(" "));
+            out!("{}", texts.join(" "));
         }
     }
 }
@@ -162,9 +189,9 @@ pub fn applied(reply: &proto::ApplyResponse, as_json: bool) -> anyhow::Result<()
             "position": report_json(report),
         }));
     } else {
-        println!("played {}", mv.text);
+        out!("played {}", mv.text);
         for e in &reply.events {
-            println!("  {}: {}", e.kind, e.text);
+            out!("  {}: {}", e.kind, e.text);
         }
         print_report(report);
     }
@@ -210,14 +237,14 @@ pub fn evaluation(reply: &proto::EvaluateResponse, as_json: bool) -> anyhow::Res
         let stats = reply.stats.as_ref().map_or(json!({}), stats_json);
         print_json(merged(base, stats));
     } else {
-        println!(
+        out!(
             "score {} win_probability {:.3}",
             score_text(Some(score)),
             score.win_probability
         );
         match &reply.stats {
-            Some(stats) => println!("searched: {}", stats_text(stats)),
-            None => println!("static evaluation"),
+            Some(stats) => out!("searched: {}", stats_text(stats)),
+            None => out!("static evaluation"),
         }
     }
     Ok(())
@@ -237,16 +264,16 @@ pub fn best(reply: &proto::BestMoveResponse, as_json: bool) -> anyhow::Result<()
         });
         print_json(merged(base, stats_json(stats)));
     } else {
-        println!(
+        out!(
             "bestmove {} score {} win_probability {:.3}",
             mv.text,
             score_text(score),
             win_probability(score)
         );
-        println!("pv {}", reply.pv.join(" "));
-        println!("{}", stats_text(stats));
+        out!("pv {}", reply.pv.join(" "));
+        out!("{}", stats_text(stats));
         if !stats.clamped.is_empty() {
-            println!("note: {}", stats.clamped);
+            out!("note: {}", stats.clamped);
         }
     }
     Ok(())
@@ -273,7 +300,7 @@ pub fn analysis(update: &proto::AnalysisUpdate, as_json: bool) {
         return print_json(merged(base, stats_json(&stats)));
     }
     for l in &update.lines {
-        println!(
+        out!(
             "info depth {} seldepth {} multipv {} nodes {} nps {} time {} score {} pv {}",
             stats.depth,
             stats.seldepth,
@@ -287,12 +314,12 @@ pub fn analysis(update: &proto::AnalysisUpdate, as_json: bool) {
     }
     if update.r#final {
         match update.lines.first().and_then(|l| l.moves.first()) {
-            Some(mv) => println!("bestmove {mv}"),
-            None => println!("bestmove (none)"),
+            Some(mv) => out!("bestmove {mv}"),
+            None => out!("bestmove (none)"),
         }
-        println!("final: {}", stats_text(&stats));
+        out!("final: {}", stats_text(&stats));
         if !stats.clamped.is_empty() {
-            println!("note: {}", stats.clamped);
+            out!("note: {}", stats.clamped);
         }
     }
 }
@@ -311,9 +338,9 @@ pub fn perft(depth: u32, reply: &proto::PerftResponse, divide: bool, as_json: bo
         return print_json(value);
     }
     for d in &reply.divide {
-        println!("{}: {}", d.r#move, d.nodes);
+        out!("{}: {}", d.r#move, d.nodes);
     }
-    println!("nodes {}", reply.nodes);
+    out!("nodes {}", reply.nodes);
 }
 
 /// A match score (wins + half the draws, over the games) with its 95%
@@ -348,13 +375,16 @@ pub fn match_result(a: &str, b: &str, reply: &proto::PlayMatchResponse, as_json:
         }));
     }
     if !reply.clamped.is_empty() {
-        println!("note: {}", reply.clamped);
+        out!("note: {}", reply.clamped);
     }
-    println!(
+    out!(
         "{a} vs {b}: {} games, {a} {} wins, {} draws, {} losses",
-        reply.games, reply.a_wins, reply.draws, reply.b_wins
+        reply.games,
+        reply.a_wins,
+        reply.draws,
+        reply.b_wins
     );
-    println!(
+    out!(
         "{a} win rate {:.1}% (95% CI {:.1}%..{:.1}%)",
         100.0 * rate,
         100.0 * low,

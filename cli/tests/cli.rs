@@ -83,6 +83,27 @@ fn legal_json_lists_the_moves() {
     assert!(strings(&v["moves"]).iter().all(|m| !m.starts_with("e3")));
 }
 
+/// Output into a closed pipe (`caber legal | head -1`) ends the command
+/// quietly, not with a panic.
+#[test]
+fn a_closed_output_pipe_ends_the_command_quietly() {
+    use std::process::Stdio;
+    for args in [&["legal", "--game", "almatafl"][..], &["legal", "--json"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_caber"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("caber runs");
+        // Close the reading end before caber has started writing.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("caber ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn perft_json_counts_leaves() {
     let v = caber_json(&[

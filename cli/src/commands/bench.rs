@@ -19,6 +19,7 @@ use serde_json::json;
 use tonic::transport::Channel;
 
 use crate::client;
+use crate::output::out;
 
 /// The RPCs `bench` can load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -284,10 +285,10 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
                 "after": rss_after,
             })),
         });
-        println!("{report}");
+        out!("{report}");
     } else {
         for (name, p) in [(&baseline_rpc, &baseline), (&rpc, &target)] {
-            println!(
+            out!(
                 "{}: {} calls, {} errors, {:.0}/s, p50 {:.3} ms, p99 {:.3} ms",
                 name.as_deref().unwrap_or("?"),
                 p.calls,
@@ -297,10 +298,10 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
                 p.percentile_ms(0.99)
             );
         }
-        println!("throughput ratio (target / baseline): {ratio:.3}");
+        out!("throughput ratio (target / baseline): {ratio:.3}");
         for (name, p) in [(&baseline_rpc, &baseline), (&rpc, &target)] {
             if let Some(cpu) = p.cpu_per_call_us() {
-                println!(
+                out!(
                     "{}: {cpu:.1} us of CPU per call (client{})",
                     name.as_deref().unwrap_or("?"),
                     if p.server_cpu.is_some() {
@@ -312,10 +313,10 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
             }
         }
         if let Some(r) = cpu_ratio {
-            println!("CPU ratio (baseline per call / target per call): {r:.3}");
+            out!("CPU ratio (baseline per call / target per call): {r:.3}");
         }
         if plan.server_pid.is_some() {
-            println!("server RSS KiB: before {rss_before:?}, after baseline {rss_between:?}, after {rss_after:?}");
+            out!("server RSS KiB: before {rss_before:?}, after baseline {rss_between:?}, after {rss_after:?}");
         }
     }
     Ok(())
