@@ -156,24 +156,30 @@ enum Command {
 #[derive(Subcommand, Debug)]
 enum Bench {
     /// Calls one RPC as fast as possible with --concurrency workers for
-    /// --seconds, after doing the same with the health Check as a no-op
-    /// baseline; reports throughput, p50/p99 latency, errors and the ratio.
+    /// --seconds, and the health Check (a no-op baseline) the same way, the
+    /// two taking turns; reports throughput, p50/p99 latency, errors and the
+    /// ratio.
     Service {
         /// The RPC to load.
         #[arg(long, value_enum, default_value = "legal-moves")]
         rpc: commands::bench::Rpc,
-        /// The no-op baseline run first the same way (health-check: the
-        /// cheapest call there is; list-games: an API call without a position).
+        /// The no-op baseline, run the same way (health-check: the cheapest
+        /// call there is; list-games: an API call without a position).
         #[arg(long, value_enum, default_value = "health-check")]
         baseline: commands::bench::Rpc,
         /// Calls in flight at once, one connection each.
         #[arg(long, default_value_t = 8)]
         concurrency: usize,
-        /// Length of each phase (baseline, then the RPC), in seconds.
+        /// Time given to each of the two (baseline and RPC), in seconds.
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
+        /// Slices of --seconds/rounds in which baseline and RPC take turns
+        /// (baseline first), so that a change in a shared machine's load
+        /// during the run weighs on both alike.
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
         /// The server's process id (on this machine): its resident memory is
-        /// sampled before, between and after the phases, and its CPU time per
+        /// sampled before, between the rounds and after, and its CPU time per
         /// call is reported with the client's.
         #[arg(long, alias = "rss-pid")]
         server_pid: Option<u32>,
@@ -216,6 +222,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             baseline,
             concurrency,
             seconds,
+            rounds,
             server_pid,
         }) => {
             let plan = commands::bench::Plan {
@@ -225,6 +232,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 game: session.common.game.clone(),
                 concurrency,
                 seconds,
+                rounds,
                 server_pid,
             };
             commands::bench::service(&plan, session.common.json).await

@@ -8,7 +8,15 @@ use serde_json::Value;
 fn bench_service_reports_both_phases_and_their_ratio() {
     let out = Command::new(env!("CARGO_BIN_EXE_caber"))
         .args(["bench", "service", "--rpc", "legal-moves"])
-        .args(["--concurrency", "2", "--seconds", "0.3", "--json"])
+        .args([
+            "--concurrency",
+            "2",
+            "--seconds",
+            "0.4",
+            "--rounds",
+            "2",
+            "--json",
+        ])
         .output()
         .expect("caber runs");
     assert!(
@@ -20,9 +28,13 @@ fn bench_service_reports_both_phases_and_their_ratio() {
     assert_eq!(report["rpc"], "legal-moves");
     assert_eq!(report["baseline_rpc"], "health-check");
     assert_eq!(report["concurrency"], 2);
+    assert_eq!(report["rounds"], 2);
     for phase in ["target", "baseline"] {
         let p = &report[phase];
         assert!(p["calls"].as_u64().unwrap() > 0, "{phase}: {p}");
+        // Two slices of 0.2 s each.
+        let seconds = p["seconds"].as_f64().unwrap();
+        assert!((0.4..1.0).contains(&seconds), "{phase}: {p}");
         assert_eq!(p["errors"], 0, "{phase}: {p}");
         let (p50, p99) = (p["p50_ms"].as_f64().unwrap(), p["p99_ms"].as_f64().unwrap());
         assert!(p50 > 0.0 && p50 <= p99, "{phase}: {p}");

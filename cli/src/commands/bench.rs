@@ -1,7 +1,9 @@
 //! `caber bench service`: load on a running server, against a no-op baseline.
 //!
 //! `concurrency` workers, each on its own connection, call the RPC back to
-//! back for `seconds`, first with the baseline, then with the RPC. The default
+//! back for `seconds`, and the baseline the same way; the two take turns in
+//! `rounds` slices (baseline first), so that a change in the load of a shared
+//! machine during the run weighs on both alike. The default
 //! baseline is the health `Check` (`grpc.health.v1.Health/Check`, service
 //! `""`): no engine work, tiny messages, the same transport and the same
 //! server-side call layer (logs, metrics), so the ratio measures what the RPC
@@ -47,8 +49,10 @@ pub struct Plan {
     pub game: String,
     /// Calls in flight at once (one connection each).
     pub concurrency: usize,
-    /// Length of each phase.
+    /// Time given to each of the two RPCs, in all.
     pub seconds: f64,
+    /// Slices the time is cut into, the two RPCs taking turns.
+    pub rounds: usize,
     /// A process (the server) whose resident memory is sampled, if given.
     pub server_pid: Option<u32>,
 }
@@ -68,6 +72,18 @@ struct Phase {
 }
 
 impl Phase {
+    /// Adds a later slice of the same RPC (latencies sorted again by the caller).
+    fn absorb(&mut self, slice: Phase) {
+        let add = |a: Option<Duration>, b: Option<Duration>| Some(a? + b?);
+        self.calls += slice.calls;
+        self.errors += slice.errors;
+        self.first_error = self.first_error.take().or(slice.first_error);
+        self.elapsed += slice.elapsed;
+        self.latencies.extend(slice.latencies);
+        self.client_cpu = add(self.client_cpu, slice.client_cpu);
+        self.server_cpu = add(self.server_cpu, slice.server_cpu);
+    }
+
     fn throughput(&self) -> f64 {
         self.calls as f64 / self.elapsed.as_secs_f64()
     }
@@ -165,8 +181,13 @@ impl Caller {
     }
 }
 
-/// Runs `rpc` with `plan.concurrency` workers for `plan.seconds`.
-async fn phase(plan: &Plan, rpc: Rpc, position: &proto::Position) -> anyhow::Result<Phase> {
+/// Runs `rpc` with `plan.concurrency` workers for `length`.
+async fn phase(
+    plan: &Plan,
+    rpc: Rpc,
+    position: &proto::Position,
+    length: Duration,
+) -> anyhow::Result<Phase> {
     let mut callers = Vec::with_capacity(plan.concurrency);
     let auth = client::Auth::of(&plan.target)?;
     for _ in 0..plan.concurrency.max(1) {
@@ -179,7 +200,6 @@ async fn phase(plan: &Plan, rpc: Rpc, position: &proto::Position) -> anyhow::Res
             game: plan.game.clone(),
         });
     }
-    let length = Duration::from_secs_f64(plan.seconds.max(0.1));
     let client_cpu = cpu_time(std::process::id());
     let server_cpu = plan.server_pid.and_then(cpu_time);
     let start = Instant::now();
@@ -225,7 +245,6 @@ async fn phase(plan: &Plan, rpc: Rpc, position: &proto::Position) -> anyhow::Res
         |before: Option<Duration>, pid: Option<u32>| Some(cpu_time(pid?)?.saturating_sub(before?));
     all.client_cpu = used(client_cpu, Some(std::process::id()));
     all.server_cpu = used(server_cpu, plan.server_pid);
-    all.latencies.sort_unstable();
     Ok(all)
 }
 
@@ -236,7 +255,7 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Runs the baseline, then the RPC, and reports both and their throughput ratio.
+/// Runs the baseline and the RPC in turns, and reports both and their throughput ratio.
 pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
     let mut setup = client::connect(&plan.target).await?;
     let start = setup
@@ -254,11 +273,20 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
         variant: String::new(),
         state: text.map(State::Text),
     };
+    let rounds = plan.rounds.max(1);
+    let slice = Duration::from_secs_f64(plan.seconds.max(0.1) / rounds as f64);
     let rss_before = plan.server_pid.and_then(rss_kib);
-    let baseline = phase(plan, plan.baseline, &position).await?;
-    let rss_between = plan.server_pid.and_then(rss_kib);
-    let target = phase(plan, plan.rpc, &position).await?;
+    let mut rss_rounds = Vec::new();
+    let mut baseline = phase(plan, plan.baseline, &position, slice).await?;
+    let mut target = phase(plan, plan.rpc, &position, slice).await?;
+    for _ in 1..rounds {
+        rss_rounds.push(plan.server_pid.and_then(rss_kib));
+        baseline.absorb(phase(plan, plan.baseline, &position, slice).await?);
+        target.absorb(phase(plan, plan.rpc, &position, slice).await?);
+    }
     let rss_after = plan.server_pid.and_then(rss_kib);
+    baseline.latencies.sort_unstable();
+    target.latencies.sort_unstable();
     let ratio = target.throughput() / baseline.throughput().max(f64::MIN_POSITIVE);
     // Baseline CPU per call over the RPC's: like the throughput ratio, but
     // not moved by other work on a shared machine.
@@ -274,6 +302,7 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
             "baseline_rpc": baseline_rpc,
             "concurrency": plan.concurrency,
             "seconds_per_phase": plan.seconds,
+            "rounds": rounds,
             "target": target.json(),
             "baseline": baseline.json(),
             "throughput_ratio": round(ratio),
@@ -281,7 +310,7 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
             "rss_kib": plan.server_pid.map(|pid| json!({
                 "pid": pid,
                 "before": rss_before,
-                "after_baseline": rss_between,
+                "between_rounds": rss_rounds,
                 "after": rss_after,
             })),
         });
@@ -316,7 +345,7 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
             out!("CPU ratio (baseline per call / target per call): {r:.3}");
         }
         if plan.server_pid.is_some() {
-            out!("server RSS KiB: before {rss_before:?}, after baseline {rss_between:?}, after {rss_after:?}");
+            out!("server RSS KiB: before {rss_before:?}, between rounds {rss_rounds:?}, after {rss_after:?}");
         }
     }
     Ok(())
