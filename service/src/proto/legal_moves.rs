@@ -2,9 +2,9 @@
 //! the server can write its moves straight into the wire format.
 //!
 //! Building a reply as 80 `MoveInfo` messages (240 strings) and encoding
-//! them took most of the server's time in a `LegalMoves` call under load
-//! (`caber bench service`, docs/SERVICE.md "Load"). A [`MoveList`] writes the
-//! same bytes with no message built. The Rust shape is otherwise the
+//! them with prost took about 6 µs per `LegalMoves` call of the Tablut start;
+//! a [`MoveList`] writes the same bytes with no message built, in 2 µs with
+//! move generation (docs/SERVICE.md "Load"). The Rust shape is otherwise the
 //! generated one's: a reply read from the wire holds its moves as messages,
 //! and both forms answer [`LegalMovesResponse::moves`].
 
