@@ -26,11 +26,8 @@ struct Started {
     control: Control,
 }
 
-/// A server with a pool of `threads` threads and `places` places.
-async fn start_with(threads: usize, places: usize, caps: Caps, options: ServerOptions) -> Started {
-    let service =
-        EngineService::with_runner(SearchRunner::new(SearchPool::new(threads, places), caps));
-    let (router, control) = caber_service::build(service.clone(), options).unwrap();
+/// Serves `router` on 127.0.0.1:0 in the background; returns its address.
+async fn serve_in_background(router: caber_service::ApiRouter) -> std::net::SocketAddr {
     let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
         .await
         .unwrap();
@@ -39,6 +36,15 @@ async fn start_with(threads: usize, places: usize, caps: Caps, options: ServerOp
         listener,
         std::future::pending(),
     ));
+    addr
+}
+
+/// A server with a pool of `threads` threads and `places` places.
+async fn start_with(threads: usize, places: usize, caps: Caps, options: ServerOptions) -> Started {
+    let service =
+        EngineService::with_runner(SearchRunner::new(SearchPool::new(threads, places), caps));
+    let (router, control) = caber_service::build(service.clone(), options).unwrap();
+    let addr = serve_in_background(router).await;
     let channel = Endpoint::from_shared(format!("http://{addr}"))
         .unwrap()
         .connect()
@@ -417,14 +423,7 @@ async fn tls_with_a_self_signed_certificate() {
         ..Default::default()
     };
     let (router, _) = caber_service::build(service, options).unwrap();
-    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    tokio::spawn(caber_service::serve(
-        router,
-        listener,
-        std::future::pending(),
-    ));
+    let addr = serve_in_background(router).await;
     let url = format!("https://localhost:{}", addr.port());
     let tls = ClientTlsConfig::new()
         .ca_certificate(tonic::transport::Certificate::from_pem(&cert_pem))

@@ -288,8 +288,7 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
     baseline.latencies.sort_unstable();
     target.latencies.sort_unstable();
     let ratio = target.throughput() / baseline.throughput().max(f64::MIN_POSITIVE);
-    // Baseline CPU per call over the RPC's: like the throughput ratio, but
-    // not moved by other work on a shared machine.
+    // Baseline CPU per call over the RPC's (client, and server if given).
     let cpu_ratio = baseline
         .cpu_per_call_us()
         .zip(target.cpu_per_call_us())
