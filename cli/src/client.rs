@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use caber_service::auth::Token;
+use caber_service::pool::SearchPool;
 use caber_service::proto::game_engine_client::GameEngineClient;
+use caber_service::search_runner::{Caps, SearchRunner};
 use caber_service::EngineService;
 use hyper_util::rt::TokioIo;
 use tokio::sync::mpsc;
@@ -111,10 +113,13 @@ async fn remote(url: &str, target: &Target) -> anyhow::Result<Channel> {
 }
 
 /// Starts the service in this process; each connection is an in-memory pipe.
+/// Its searches have no server maximum (`Caps::NONE`): the user of this
+/// process asks for the search and stops it.
 async fn in_process() -> anyhow::Result<Channel> {
     let (connections, incoming) = mpsc::channel::<io::Result<tokio::io::DuplexStream>>(1);
+    let runner = SearchRunner::new(SearchPool::for_this_machine(), Caps::NONE);
     tokio::spawn(
-        caber_service::router(EngineService::new())
+        caber_service::router(EngineService::with_runner(runner))
             .serve_with_incoming(ReceiverStream::new(incoming)),
     );
     let channel = Endpoint::from_static("http://in-process.caber")

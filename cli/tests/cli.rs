@@ -250,6 +250,28 @@ async fn server_flag_talks_to_a_running_caberd() {
         .any(|g| g["name"] == "tablut"));
 }
 
+/// A search asked for an hour keeps its hour in-process (the user stops it),
+/// while a server lowers it to its maximum (60 s by default) and says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_in_process_engine_has_no_server_maximum() {
+    let args = ["best", "--movetime", "3600000", "--depth", "1", "--json"];
+    let v = tokio::task::spawn_blocking(move || caber_json(&args))
+        .await
+        .unwrap();
+    assert_eq!(v["clamped"], "");
+    assert_eq!(v["depth"], 1);
+    let addr = serve(caber_service::router(EngineService::new())).await;
+    let url = format!("http://{addr}");
+    let v =
+        tokio::task::spawn_blocking(move || caber_json(&[&args[..], &["--server", &url]].concat()))
+            .await
+            .unwrap();
+    assert_eq!(
+        v["clamped"],
+        "movetime lowered to the server maximum of 60000 ms"
+    );
+}
+
 /// Against a server with TLS and a token: `--tls-ca` trusts its self-signed
 /// certificate and `--token-file` (or `CABER_TOKEN_FILE`) sends the token;
 /// without the token or the certificate the call fails with the reason.

@@ -33,6 +33,15 @@ pub struct Caps {
     pub max_nodes: u64,
 }
 
+impl Caps {
+    /// No maximum: for a service that only its own process calls (the
+    /// in-process engine of `caber`), whose user stops a long search.
+    pub const NONE: Caps = Caps {
+        max_movetime: Duration::MAX,
+        max_nodes: 0,
+    };
+}
+
 impl Default for Caps {
     fn default() -> Self {
         Self {
@@ -316,5 +325,22 @@ mod tests {
         assert_eq!(limits.nodes, Some(10));
         assert_eq!(limits.movetime, Some(Duration::from_millis(500)));
         assert_eq!(note, "");
+    }
+
+    #[test]
+    fn without_caps_a_long_search_keeps_its_limits() {
+        let asked = Limits {
+            movetime: Some(Duration::from_secs(7200)),
+            nodes: Some(u64::MAX),
+            ..Limits::default()
+        };
+        let (limits, note) = plan(Some(asked.clone()), None, Caps::NONE);
+        assert_eq!(limits.movetime, Some(Duration::from_secs(7200)));
+        assert_eq!(limits.nodes, Some(u64::MAX));
+        assert_eq!(note, "");
+        // The call's deadline still applies.
+        let (limits, note) = plan(Some(asked), Some(Duration::from_secs(10)), Caps::NONE);
+        assert_eq!(limits.movetime, Some(Duration::from_secs(9)));
+        assert_eq!(note, "movetime 9000 ms to end before the call's deadline");
     }
 }
