@@ -760,3 +760,35 @@ async fn structured_positions_round_trip_with_their_history() {
     )
     .await;
 }
+
+/// A reply of several KiB travels in frames under 1 KiB over plaintext
+/// (`caber_service::transport`): it arrives whole, equal to what the
+/// service's handler returned.
+#[tokio::test]
+async fn a_reply_cut_into_frames_arrives_whole() {
+    use caber_service::proto::game_engine_server::GameEngine;
+    let (mut client, service) = start().await;
+    let request = || proto::LegalMovesRequest {
+        position: Some(proto::Position {
+            game: "almatafl".into(),
+            variant: String::new(),
+            state: Some(State::Text(
+                catalog::new_game("almatafl", "", 0).unwrap().notation(),
+            )),
+        }),
+        include_position: true,
+    };
+    let direct = service
+        .legal_moves(Request::new(request()))
+        .await
+        .unwrap()
+        .into_inner();
+    let size = prost::Message::encoded_len(&direct);
+    assert!(
+        size > 3 * caber_service::transport::REPLY_PIECE,
+        "{size} bytes"
+    );
+    let received = client.legal_moves(request()).await.unwrap().into_inner();
+    assert_eq!(received, direct);
+    assert_eq!(received.moves().len(), 90);
+}
