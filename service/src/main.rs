@@ -39,6 +39,7 @@ async fn main() -> anyhow::Result<()> {
     let pool = SearchPool::new(config.threads(), config.searches());
     let service = EngineService::with_runner(SearchRunner::new(pool, config.caps()));
     let (router, control) = caber_service::build(service, options).context("cannot set up TLS")?;
+    let shutdown = shutdown_signal()?;
     let (listener, addr) = caber_service::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
@@ -58,7 +59,7 @@ async fn main() -> anyhow::Result<()> {
     }));
     tokio::select! {
         result = &mut server => return Ok(result??),
-        () = shutdown_signal() => {}
+        () = shutdown => {}
     }
     control.stop_serving().await;
     let grace = Duration::from_millis(config.shutdown_grace_ms);
@@ -104,25 +105,27 @@ fn tls(config: &Config) -> anyhow::Result<Option<ServerTlsConfig>> {
     Ok(Some(ServerTlsConfig::new().identity(identity)))
 }
 
-/// Completes on Ctrl-C or (on Unix) SIGTERM, as container runtimes send.
-async fn shutdown_signal() {
+/// A future that completes on SIGTERM (what container runtimes send) or
+/// SIGINT (Ctrl-C; the only one off Unix). Both are caught from this call on:
+/// it is made before the address is printed, so that a signal sent by anyone
+/// who saw the address starts a graceful shutdown instead of killing the
+/// process (which a signal sent at once after the address did, about one
+/// time in three, while the handlers were set up only after it).
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
-    let terminate = async {
+    {
         use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut sigterm) => {
-                sigterm.recv().await;
+        let mut terminate = signal(SignalKind::terminate()).context("cannot catch SIGTERM")?;
+        let mut interrupt = signal(SignalKind::interrupt()).context("cannot catch SIGINT")?;
+        Ok(async move {
+            tokio::select! {
+                _ = terminate.recv() => {}
+                _ = interrupt.recv() => {}
             }
-            Err(e) => {
-                tracing::warn!("cannot listen for SIGTERM: {e}");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
+        })
     }
+    #[cfg(not(unix))]
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
