@@ -5,8 +5,8 @@
 //! copying it into its write buffer, and cannot buffer the status trailers
 //! behind it before it flushes: such a unary reply left in two writes, headers
 //! and message, then trailers (hyperium/h2#902). On plaintext connections
-//! caberd now cuts reply messages into frames under 1 KiB ([`ReplyCutter`], in
-//! the call layer) and its connections ([`OneWriteIo`]) tell h2 they have no
+//! caberd cuts reply messages into frames under 1 KiB ([`ReplyCutter`], in the
+//! call layer) and its connections ([`OneWriteIo`]) tell h2 they have no
 //! vectored writes, so h2 copies every frame and the trailers into its buffer
 //! and writes a unary reply at once. Under TLS nothing is cut: h2 sees the TLS
 //! stream, which has vectored writes (threshold 256 bytes), and would flush
