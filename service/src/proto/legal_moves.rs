@@ -400,6 +400,23 @@ mod tests {
         TablutMove,
     };
 
+    /// A move in both forms.
+    fn info(text: &str, kind: Kind) -> MoveInfo {
+        MoveInfo {
+            text: text.into(),
+            r#move: Some(Move { kind: Some(kind) }),
+        }
+    }
+
+    /// A Tablut move's structured form.
+    fn tablut(from: &str, to: &str, pass: bool) -> Kind {
+        Kind::Tablut(TablutMove {
+            from: from.into(),
+            to: to.into(),
+            pass,
+        })
+    }
+
     /// Each form with the message prost would encode for it; edge cases:
     /// empty strings (left out by proto3), a pass, an empty path, a move with
     /// no structured content, and lengths above 127 (two-byte varints).
@@ -419,17 +436,6 @@ mod tests {
             std::sync::LazyLock::new(|| Kind::Text("e4-b4".into()));
         static EMPTY_TEXT: std::sync::LazyLock<Kind> =
             std::sync::LazyLock::new(|| Kind::Text(String::new()));
-        let info = |text: &str, kind: Kind| MoveInfo {
-            text: text.into(),
-            r#move: Some(Move { kind: Some(kind) }),
-        };
-        let tablut = |from: &str, to: &str, pass| {
-            Kind::Tablut(TablutMove {
-                from: from.into(),
-                to: to.into(),
-                pass,
-            })
-        };
         let alma = |cells: &[&str]| {
             Kind::Almatafl(AlmaTaflMove {
                 cells: cells.iter().map(|c| c.to_string()).collect(),
@@ -570,17 +576,6 @@ mod tests {
     /// and every one decodes as prost's generic decoder reads it.
     #[test]
     fn only_the_usual_entries_are_read_directly() {
-        let info = |text: &str, kind: Kind| MoveInfo {
-            text: text.into(),
-            r#move: Some(Move { kind: Some(kind) }),
-        };
-        let tablut = |from: &str, to: &str, pass| {
-            Kind::Tablut(TablutMove {
-                from: from.into(),
-                to: to.into(),
-                pass,
-            })
-        };
         let entry = |message: &MoveInfo| {
             let mut bytes = Vec::new();
             encoding::message::encode(MOVES, message, &mut bytes);
