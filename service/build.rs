@@ -15,12 +15,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `prost::Name` on every message: the codec tells a request the server
     // could not decode (INVALID_ARGUMENT) from a reply (INTERNAL).
     config.enable_type_names();
-    // Written by hand (src/proto/legal_moves.rs): the server writes its moves
-    // straight into the wire format.
-    config.extern_path(
-        ".caber.v1.LegalMovesResponse",
-        "crate::proto::legal_moves::LegalMovesResponse",
-    );
     tonic_prost_build::configure()
         .codec_path("crate::codec::SliceCodec")
         .compile_fds_with_config(fds, config)?;

@@ -22,7 +22,6 @@ use tower::{Layer, Service};
 
 use crate::auth::Token;
 use crate::metrics::{self, code_name};
-use crate::transport::ReplyCutter;
 
 /// The path prefix of the calls that need the token and are refused while draining.
 const API_PREFIX: &str = "/caber.v1.";
@@ -83,19 +82,12 @@ pub fn note_game<T>(request: &tonic::Request<T>, game: &str) {
 pub struct CallLayer {
     gate: Arc<CallGate>,
     token: Option<Token>,
-    reply_piece: Option<usize>,
 }
 
 impl CallLayer {
-    /// A layer checking `token` (if any), refusing calls once `gate` drains,
-    /// and sending reply messages in frames of at most `reply_piece` bytes if
-    /// given (see [`crate::transport`]).
-    pub fn new(gate: Arc<CallGate>, token: Option<Token>, reply_piece: Option<usize>) -> Self {
-        Self {
-            gate,
-            token,
-            reply_piece,
-        }
+    /// A layer checking `token` (if any) and refusing calls once `gate` drains.
+    pub fn new(gate: Arc<CallGate>, token: Option<Token>) -> Self {
+        Self { gate, token }
     }
 }
 
@@ -203,13 +195,11 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A response body that ends its [`Call`] with the status it carries, its
-/// data cut into pieces by its [`ReplyCutter`].
+/// A response body that ends its [`Call`] with the status it carries.
 #[derive(Debug)]
 pub struct CallBody {
     inner: Body,
     call: Option<Call>,
-    cutter: ReplyCutter,
 }
 
 impl HttpBody for CallBody {
@@ -221,17 +211,11 @@ impl HttpBody for CallBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
         let this = &mut *self;
-        if let Some(piece) = this.cutter.next_piece() {
-            return Poll::Ready(Some(Ok(Frame::data(piece))));
-        }
-        let mut polled = Pin::new(&mut this.inner).poll_frame(cx);
-        match &mut polled {
+        let polled = Pin::new(&mut this.inner).poll_frame(cx);
+        match &polled {
             Poll::Ready(Some(Ok(frame))) => {
                 if let (Some(trailers), Some(call)) = (frame.trailers_ref(), this.call.as_mut()) {
                     call.read_status(trailers);
-                }
-                if let Some(data) = frame.data_mut() {
-                    this.cutter.cut(data);
                 }
             }
             Poll::Ready(Some(Err(status))) => {
@@ -247,18 +231,11 @@ impl HttpBody for CallBody {
     }
 
     fn is_end_stream(&self) -> bool {
-        self.cutter.pending() == 0 && self.inner.is_end_stream()
+        self.inner.is_end_stream()
     }
 
     fn size_hint(&self) -> SizeHint {
-        let inner = self.inner.size_hint();
-        let pending = self.cutter.pending() as u64;
-        let mut hint = SizeHint::new();
-        if let Some(upper) = inner.upper() {
-            hint.set_upper(upper + pending);
-        }
-        hint.set_lower(inner.lower() + pending);
-        hint
+        self.inner.size_hint()
     }
 }
 
@@ -272,7 +249,6 @@ fn refuse(status: Status, mut call: Call) -> Response<CallBody> {
         CallBody {
             inner: body,
             call: Some(call),
-            cutter: ReplyCutter::default(),
         },
     )
 }
@@ -311,7 +287,6 @@ where
             }
         }
         request.extensions_mut().insert(call.game.clone());
-        let reply_piece = self.layer.reply_piece;
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
         Box::pin(async move {
@@ -324,7 +299,6 @@ where
                 CallBody {
                     inner: body,
                     call: Some(call),
-                    cutter: ReplyCutter::new(reply_piece),
                 },
             ))
         })
@@ -334,69 +308,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A body that yields the frames it holds.
-    struct Frames(std::collections::VecDeque<Frame<prost::bytes::Bytes>>);
-
-    impl HttpBody for Frames {
-        type Data = prost::bytes::Bytes;
-        type Error = Status;
-
-        fn poll_frame(
-            self: Pin<&mut Self>,
-            _: &mut Context<'_>,
-        ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-            Poll::Ready(self.get_mut().0.pop_front().map(Ok))
-        }
-
-        fn is_end_stream(&self) -> bool {
-            self.0.is_empty()
-        }
-    }
-
-    /// A long reply message goes out in pieces, then its trailers if any;
-    /// the body ends only after the last piece and counts the bytes to come.
-    #[test]
-    fn a_long_reply_is_sent_in_pieces_then_its_trailers() {
-        use crate::transport::REPLY_PIECE;
-        let data: prost::bytes::Bytes = (0..2500u32).map(|i| i as u8).collect();
-        let mut trailers = HeaderMap::new();
-        trailers.insert("grpc-status", "0".parse().unwrap());
-        for with_trailers in [true, false] {
-            let mut frames = vec![Frame::data(data.clone())];
-            if with_trailers {
-                frames.push(Frame::trailers(trailers.clone()));
-            }
-            let mut body = CallBody {
-                inner: Body::new(Frames(frames.into())),
-                call: None,
-                cutter: ReplyCutter::new(Some(REPLY_PIECE)),
-            };
-            let mut cx = Context::from_waker(std::task::Waker::noop());
-            let (mut received, mut still_to_come) = (Vec::new(), Vec::new());
-            let mut trailers_seen = false;
-            while !body.is_end_stream() {
-                let Poll::Ready(Some(Ok(frame))) = Pin::new(&mut body).poll_frame(&mut cx) else {
-                    panic!("a frame was expected");
-                };
-                match frame.into_data() {
-                    Ok(piece) => {
-                        assert!(piece.len() <= REPLY_PIECE);
-                        received.extend_from_slice(&piece);
-                        still_to_come.push(body.size_hint().lower());
-                    }
-                    Err(frame) => trailers_seen = frame.is_trailers(),
-                }
-            }
-            assert_eq!(received, data);
-            assert_eq!(still_to_come, [1477, 454, 0]);
-            assert_eq!(trailers_seen, with_trailers);
-            assert!(matches!(
-                Pin::new(&mut body).poll_frame(&mut cx),
-                Poll::Ready(None)
-            ));
-        }
-    }
 
     #[test]
     fn grpc_messages_are_percent_decoded() {

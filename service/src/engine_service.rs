@@ -126,10 +126,10 @@ impl GameEngine for EngineService {
         note_game(&request, game_of(request.get_ref().position.as_ref()));
         let r = request.get_ref();
         let position = convert::position(r.position.as_ref())?;
-        Ok(Response::new(proto::LegalMovesResponse::written(
-            convert::legal_moves(&*position),
-            r.include_position.then(|| convert::report(&*position)),
-        )))
+        Ok(Response::new(proto::LegalMovesResponse {
+            moves: convert::legal_moves(&*position),
+            position: r.include_position.then(|| convert::report(&*position)),
+        }))
     }
 
     async fn apply(

@@ -21,14 +21,12 @@ pub mod metrics;
 pub mod pool;
 pub mod proto;
 pub mod search_runner;
-pub mod transport;
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
 use tonic::transport::server::{Router, TcpIncoming};
 use tonic::transport::{Server, ServerTlsConfig};
 use tonic_health::server::HealthReporter;
@@ -134,14 +132,12 @@ pub fn build(
     let reflection_v1alpha = reflection()
         .build_v1alpha()
         .expect("the compiled-in descriptor sets are valid");
-    // Under TLS, h2 would flush each cut piece on its own (see `transport`).
-    let reply_piece = options.tls.is_none().then_some(transport::REPLY_PIECE);
     let mut server = Server::builder();
     if let Some(tls) = options.tls {
         server = server.tls_config(tls)?;
     }
     let router = server
-        .layer(CallLayer::new(gate.clone(), options.token, reply_piece))
+        .layer(CallLayer::new(gate.clone(), options.token))
         .add_service(api)
         .add_service(health_service)
         .add_service(reflection_v1)
@@ -166,16 +162,13 @@ pub async fn bind(addr: SocketAddr) -> std::io::Result<(TcpListener, SocketAddr)
 }
 
 /// Serves `router` on `listener` until `shutdown` completes. Connections get
-/// `TCP_NODELAY` (without it, small responses wait for delayed ACKs, ~40 ms)
-/// and write each reply at once ([`transport::OneWriteIo`]).
+/// `TCP_NODELAY` (without it, small responses wait for delayed ACKs, ~40 ms).
 pub async fn serve(
     router: ApiRouter,
     listener: TcpListener,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), tonic::transport::Error> {
-    let connections = TcpIncoming::from(listener)
-        .with_nodelay(Some(true))
-        .map(|connection| connection.map(transport::OneWriteIo));
+    let connections = TcpIncoming::from(listener).with_nodelay(Some(true));
     router
         .serve_with_incoming_shutdown(connections, shutdown)
         .await

@@ -7,6 +7,3 @@ tonic::include_proto!("caber.v1");
 /// The encoded file descriptor set of `caber.v1` (for gRPC reflection).
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/caber_descriptor.bin"));
-
-pub mod legal_moves;
-pub use legal_moves::LegalMovesResponse;

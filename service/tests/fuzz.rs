@@ -219,9 +219,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     include_position: false,
                 },
             )));
-            let moves = legal
-                .map(|r| r.into_inner().into_moves())
-                .unwrap_or_default();
+            let moves = legal.map(|r| r.into_inner().moves).unwrap_or_default();
             if let Some(first) = moves.first() {
                 let applied =
                     runtime().block_on(service().apply(Request::new(proto::ApplyRequest {

@@ -372,7 +372,7 @@ async fn a_message_above_the_size_limit_is_refused() {
         })
         .await
         .unwrap();
-    assert_eq!(ok.into_inner().moves().len(), 80);
+    assert_eq!(ok.into_inner().moves.len(), 80);
 }
 
 #[tokio::test]
@@ -657,5 +657,5 @@ async fn bytes_that_are_no_request_are_refused_and_the_server_goes_on() {
         .unwrap()
         .into_inner();
     let reply = proto::LegalMovesResponse::decode(reply.as_slice()).unwrap();
-    assert_eq!(reply.moves().len(), 80);
+    assert_eq!(reply.moves.len(), 80);
 }

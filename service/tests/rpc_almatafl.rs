@@ -114,7 +114,7 @@ async fn new_game_is_structured_with_90_legal_moves() {
         .await
         .unwrap()
         .into_inner()
-        .into_moves();
+        .moves;
     assert_eq!(moves.len(), 90);
     let b2b3 = moves.iter().find(|m| m.text == "B2-B3").unwrap();
     assert_eq!(b2b3.r#move, Some(cells_move(&["B2", "B3"])));

@@ -162,7 +162,7 @@ async fn new_game_with_a_seed_is_deterministic_and_structured() {
     assert!(a.diagram.contains("stone"), "{}", a.diagram);
     // Read back from the structured form, the same position.
     let again = legal(&mut client, a.position.as_ref().unwrap()).await;
-    assert_eq!(again.moves().len(), 6 * 9);
+    assert_eq!(again.moves.len(), 6 * 9);
     assert_eq!(again.position.unwrap(), a);
     // tactics deals seven cards and shuffles the ten tactic cards.
     let t = new_game(&mut client, "tactics", 42).await;
@@ -180,7 +180,7 @@ async fn the_referee_plays_a_whole_seeded_game_with_structured_moves() {
         turns += 1;
         assert!(turns < 500, "the game does not end");
         let position = report.position.clone().unwrap();
-        let moves = legal(&mut client, &position).await.into_moves();
+        let moves = legal(&mut client, &position).await.moves;
         assert!(!moves.is_empty(), "no legal move in {}", report.text);
         // Vary the choice so that many kinds of action are played.
         let chosen = moves[(turns * 7) % moves.len()].clone();
@@ -263,7 +263,7 @@ async fn the_player_flow_view_search_apply_then_view_the_drawn_card() {
     assert!(mine.text.contains("h2:?,?,?,?,?,?"), "{}", mine.text);
     // The view lists first's moves; searched, it answers a move of first's.
     let view_position = mine.position.clone().unwrap();
-    assert_eq!(legal(&mut client, &view_position).await.moves().len(), 54);
+    assert_eq!(legal(&mut client, &view_position).await.moves.len(), 54);
     let answer = best(&mut client, &view_position, 200, 1).await;
     let mv = answer.best_move.unwrap();
     let Some(Kind::SchottenTotten(m)) = mv.r#move.as_ref().and_then(|m| m.kind.clone()) else {
@@ -306,7 +306,7 @@ async fn the_player_flow_view_search_apply_then_view_the_drawn_card() {
     // It is second's turn: first's view lists no move.
     assert!(legal(&mut client, again.position.as_ref().unwrap())
         .await
-        .moves()
+        .moves
         .is_empty());
 }
 
@@ -383,7 +383,7 @@ async fn hidden_cards_do_not_change_searches_and_full_states_search_the_movers_v
     assert_eq!(last.lines.len(), 2);
     let moves = legal(&mut client, va.position.as_ref().unwrap())
         .await
-        .into_moves();
+        .moves;
     assert!(moves.iter().any(|m| m.text == last.lines[0].moves[0]));
 }
 
@@ -447,7 +447,7 @@ async fn bad_structured_states_and_requests_name_the_field() {
     // A view is searched for its viewer only: second's view at first's turn has no move.
     assert!(legal(&mut client, seen.position.as_ref().unwrap())
         .await
-        .moves()
+        .moves
         .is_empty());
     // A structured move naming a bad card, or an illegal one.
     let bad = proto::Move {

@@ -30,7 +30,7 @@ pub async fn legal(session: &mut Session) -> anyhow::Result<()> {
         .await
         .map_err(status)?
         .into_inner();
-    output::legal(&reply.moves(), session.common.json);
+    output::legal(&reply.moves, session.common.json);
     Ok(())
 }
 

@@ -13,7 +13,6 @@ use tonic::Status;
 use crate::convert::side;
 use crate::errors;
 use crate::proto;
-use crate::proto::legal_moves::{MoveForm, MoveList};
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 
@@ -156,21 +155,6 @@ pub fn move_text(
 pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
     let alma = catalog::downcast::<AlmaTafl>(position)?;
     Some(kind(&alma.parse_move(text).ok()?))
-}
-
-/// Writes every legal move in both forms, if `position` is an AlmaTafl
-/// position (returns whether it is).
-pub fn write_legal_moves(position: &dyn AnyPosition, list: &mut MoveList) -> bool {
-    let Some(alma) = catalog::downcast::<AlmaTafl>(position) else {
-        return false;
-    };
-    let mut cells = Vec::new();
-    super::write_typed(alma, list, |list, text, mv| {
-        cells.clear();
-        cells.extend(mv.cells().into_iter().map(Cell::as_str));
-        list.push(text, MoveForm::AlmaTafl(&cells));
-    });
-    true
 }
 
 /// The structured form of a move.

@@ -8,17 +8,15 @@ pub mod almatafl;
 pub mod schotten_totten;
 pub mod tablut;
 
-use std::ops::ControlFlow;
 use std::time::Duration;
 
 use caber_engine::catalog::{self, AnyPosition, GameInfo};
 use caber_engine::search::{self, Info, Limits};
-use caber_engine::{Event, Game, GameResult, Outcome, Player};
+use caber_engine::{Event, GameResult, Outcome, Player};
 use tonic::Status;
 
 use crate::errors;
 use crate::proto;
-use crate::proto::legal_moves::{MoveForm, MoveList};
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 
@@ -105,35 +103,13 @@ pub fn move_info(position: &dyn AnyPosition, text: String) -> proto::MoveInfo {
 }
 
 /// Every legal move of `position` in text and structured form, in the
-/// generator's order, written from the game's typed moves straight into the
-/// reply's wire format (no text round trip, no message built).
-pub fn legal_moves(position: &dyn AnyPosition) -> MoveList {
-    let mut list = MoveList::with_capacity(64);
-    let typed = tablut::write_legal_moves(position, &mut list)
-        || almatafl::write_legal_moves(position, &mut list)
-        || schotten_totten::write_legal_moves(position, &mut list);
-    if !typed {
-        for text in position.legal_moves() {
-            list.push(&text, MoveForm::Kind(&Kind::Text(text.clone())));
-        }
-    }
-    list
-}
-
-/// Writes every legal move of a typed game position to `list`; `write` adds
-/// one move, given its text.
-fn write_typed<G: Game>(
-    position: &G,
-    list: &mut MoveList,
-    mut write: impl FnMut(&mut MoveList, &str, &G::Move),
-) {
-    let mut text = String::new();
-    let _ = position.for_each_move(&mut |mv| {
-        text.clear();
-        position.push_move_text(&mv, &mut text);
-        write(list, &text, &mv);
-        ControlFlow::Continue(())
-    });
+/// generator's order.
+pub fn legal_moves(position: &dyn AnyPosition) -> Vec<proto::MoveInfo> {
+    position
+        .legal_moves()
+        .into_iter()
+        .map(|text| move_info(position, text))
+        .collect()
 }
 
 /// A move in both forms.
@@ -255,54 +231,4 @@ pub fn lines(info: &Info<String>) -> Vec<proto::PvLine> {
             visits: line.visits,
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use prost::Message;
-
-    use super::*;
-    use crate::proto::LegalMovesResponse;
-
-    /// The moves written from typed moves are, byte for byte, prost's encoding
-    /// of the messages read back from each move's text (and decode to them),
-    /// along seeded games of every game and variant (and from the mover's view
-    /// in Schotten Totten).
-    #[test]
-    fn written_legal_moves_equal_the_moves_read_from_text() {
-        let mut checked = 0;
-        for info in catalog::games() {
-            for variant in info.variants {
-                for seed in 0..3u64 {
-                    let mut position = catalog::new_game(info.name, variant, seed).unwrap();
-                    for turn in 0..60usize {
-                        let mut shown = vec![position.clone()];
-                        if info.name == "schotten-totten" {
-                            let mover = Some(position.side_to_move());
-                            shown.push(schotten_totten::view_of(&*position, mover).unwrap());
-                        }
-                        for p in &shown {
-                            let by_text: Vec<_> = p
-                                .legal_moves()
-                                .into_iter()
-                                .map(|t| move_info(&**p, t))
-                                .collect();
-                            let written = LegalMovesResponse::written(legal_moves(&**p), None);
-                            let built = LegalMovesResponse::new(by_text, None);
-                            assert_eq!(written.encode_to_vec(), built.encode_to_vec());
-                            assert_eq!(written.into_moves(), built.moves().to_vec());
-                            checked += built.moves().len();
-                        }
-                        let moves = position.legal_moves();
-                        if position.outcome().is_some() || moves.is_empty() {
-                            break;
-                        }
-                        let pick = &moves[(turn * 7 + seed as usize) % moves.len()];
-                        position = position.apply(pick).unwrap().position;
-                    }
-                }
-            }
-        }
-        assert!(checked > 10_000, "only {checked} moves checked");
-    }
 }

@@ -17,7 +17,6 @@ use tonic::Status;
 use crate::convert::side;
 use crate::errors;
 use crate::proto;
-use crate::proto::legal_moves::{MoveForm, MoveList};
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 
@@ -485,25 +484,6 @@ pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
         _ => return None,
     };
     Some(Kind::SchottenTotten(move_message(&mv)))
-}
-
-/// Writes every legal move in both forms, if `position` is a Schotten Totten
-/// full state or view (returns whether it is).
-pub fn write_legal_moves(position: &dyn AnyPosition, list: &mut MoveList) -> bool {
-    let write = |list: &mut MoveList, text: &str, mv: &Move| {
-        let kind = Kind::SchottenTotten(move_message(mv));
-        list.push(text, MoveForm::Kind(&kind));
-    };
-    if let Some(state) = as_full_state(position) {
-        super::write_typed(state, list, write);
-    } else if let Some(view) = as_view(position) {
-        for mv in view.legal_moves() {
-            write(list, &view.move_to_text(&mv), &mv);
-        }
-    } else {
-        return false;
-    }
-    true
 }
 
 #[cfg(test)]

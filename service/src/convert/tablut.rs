@@ -11,7 +11,6 @@ use tonic::Status;
 use crate::convert::side;
 use crate::errors;
 use crate::proto;
-use crate::proto::legal_moves::{MoveForm, MoveList};
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 
@@ -130,30 +129,6 @@ pub fn move_text(
 pub fn move_kind(position: &dyn AnyPosition, text: &str) -> Option<Kind> {
     let tablut = catalog::downcast::<Tablut>(position)?;
     Some(kind(&tablut.parse_move(text).ok()?))
-}
-
-/// Writes every legal move in both forms, if `position` is a Tablut position
-/// (returns whether it is).
-pub fn write_legal_moves(position: &dyn AnyPosition, list: &mut MoveList) -> bool {
-    let Some(tablut) = catalog::downcast::<Tablut>(position) else {
-        return false;
-    };
-    super::write_typed(tablut, list, |list, text, mv| {
-        let form = match *mv {
-            Move::Step { from, to } => MoveForm::Tablut {
-                from: from.as_str(),
-                to: to.as_str(),
-                pass: false,
-            },
-            Move::Pass => MoveForm::Tablut {
-                from: "",
-                to: "",
-                pass: true,
-            },
-        };
-        list.push(text, form);
-    });
-    true
 }
 
 /// The structured form of a move.
