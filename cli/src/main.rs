@@ -84,6 +84,9 @@ pub struct SearchArgs {
     /// Maximum time in milliseconds.
     #[arg(long, default_value_t = 0)]
     pub movetime: u32,
+    /// The searcher (see `caber games`; default: the game's best).
+    #[arg(long, default_value = "")]
+    pub searcher: String,
 }
 
 #[derive(Subcommand, Debug)]

@@ -105,6 +105,20 @@ fn print_report(report: &proto::PositionReport) {
     }
 }
 
+/// Names joined by commas, the default marked: `bga (default), ashton`.
+fn listed<'a>(names: impl Iterator<Item = (&'a str, bool)>) -> String {
+    names
+        .map(|(name, is_default)| {
+            if is_default {
+                format!("{name} (default)")
+            } else {
+                name.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `games`.
 pub fn games(games: &[proto::GameInfo], as_json: bool) {
     if as_json {
@@ -116,6 +130,8 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
                     "variants": g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
                     "default_variant": g.variants.iter().find(|v| v.is_default).map(|v| v.name.as_str()),
                     "players": g.players,
+                    "searchers": g.searchers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+                    "default_searcher": g.searchers.iter().find(|s| s.is_default).map(|s| s.name.as_str()),
                     "position_help": g.position_notation_help,
                     "move_help": g.move_notation_help,
                 })
@@ -124,20 +140,12 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
         return print_json(json!({ "games": list }));
     }
     for g in games {
-        let variants: Vec<String> = g
-            .variants
-            .iter()
-            .map(|v| {
-                if v.is_default {
-                    format!("{} (default)", v.name)
-                } else {
-                    v.name.clone()
-                }
-            })
-            .collect();
+        let variants = listed(g.variants.iter().map(|v| (v.name.as_str(), v.is_default)));
+        let searchers = listed(g.searchers.iter().map(|s| (s.name.as_str(), s.is_default)));
         out!("{}", g.name);
-        out!("  variants: {}", variants.join(", "));
+        out!("  variants: {variants}");
         out!("  players: {}", g.players.join(", "));
+        out!("  searchers: {searchers}");
         out!("  positions: {}", g.position_notation_help);
         out!("  moves: {}", g.move_notation_help);
     }

@@ -68,6 +68,8 @@ fn games_json_lists_tablut() {
         ["bga", "bga-corners", "ashton", "linnaeus"]
     );
     assert_eq!(strings(&tablut["players"]), ["black", "white"]);
+    assert_eq!(strings(&tablut["searchers"]), ["alphabeta", "mcts"]);
+    assert_eq!(tablut["default_searcher"], "alphabeta");
 }
 
 #[test]
@@ -118,10 +120,11 @@ fn perft_json_counts_leaves() {
     ]);
     assert_eq!(v["nodes"], 56);
     let v = caber_json(&["perft", "--variant", "ashton", "--depth", "2", "--json"]);
-    let engine = caber_engine::catalog::new_game("tablut", "ashton", 0)
-        .unwrap()
-        .perft(2, &std::sync::atomic::AtomicBool::new(false))
-        .unwrap();
+    let start = caber_engine::Played::<caber_engine::tablut::Tablut>::start(
+        caber_engine::tablut::Variant::Ashton,
+        0,
+    );
+    let engine = caber_engine::played::perft(&start, 2);
     assert_eq!(v["nodes"], engine);
     let v = caber_json(&[
         "perft",
@@ -356,4 +359,40 @@ async fn tls_ca_and_token_file_reach_a_secured_caberd() {
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--searcher` picks one of the game's searchers; an unknown one is refused
+/// naming the known ones.
+#[test]
+fn best_and_analyze_take_a_searcher() {
+    let v = caber_json(&[
+        "best",
+        "--searcher",
+        "mcts",
+        "--nodes",
+        "300",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let mv = v["move"].as_str().unwrap().to_string();
+    let legal = caber_json(&["legal", "--json"]);
+    assert!(strings(&legal["moves"]).contains(&mv.as_str()), "{mv}");
+    // Monte Carlo reports its playouts as the iteration count.
+    assert_eq!(v["nodes"], 300);
+    let out = caber(&["analyze", "--searcher", "mcts", "--nodes", "200", "--json"]);
+    let last = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    let last: Value = serde_json::from_str(&last).unwrap();
+    assert_eq!(last["final"], true);
+    let out = caber(&["best", "--searcher", "minimax", "--depth", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("searcher: unknown searcher \"minimax\" for tablut (known: alphabeta, mcts)"),
+        "{err}"
+    );
 }

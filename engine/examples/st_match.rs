@@ -13,7 +13,9 @@
 
 use std::time::Instant;
 
-use caber_engine::schotten_totten::{ismcts, Variant};
+use caber_engine::matches::play_match;
+use caber_engine::schotten_totten::players::{greedy_player, ismcts_player, random_player};
+use caber_engine::schotten_totten::{FullState, Variant};
 use caber_engine::search::Limits;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -66,16 +68,16 @@ fn main() {
                 ..Default::default()
             };
             let t = Instant::now();
-            let m = ismcts::ismcts_player(v, &limits);
+            let m = ismcts_player(v, &limits);
             thinking += t.elapsed();
             moves += 1;
             m
         };
         let mut rng = ChaCha8Rng::seed_from_u64(first_seed ^ 0x5eed);
         let r = match opponent {
-            "greedy" => ismcts::play_match(variant, &seeds, &mut ai, &mut ismcts::greedy_player),
-            _ => ismcts::play_match(variant, &seeds, &mut ai, &mut |v| {
-                ismcts::random_player(v, &mut rng)
+            "greedy" => play_match::<FullState>(variant, &seeds, &mut ai, &mut greedy_player),
+            _ => play_match::<FullState>(variant, &seeds, &mut ai, &mut |v| {
+                random_player(v, &mut rng)
             }),
         };
         let n = r.a_wins + r.b_wins + r.draws;

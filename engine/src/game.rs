@@ -1,13 +1,16 @@
-//! The [`Game`] abstraction shared by every game, the searchers and the service.
+//! The rules of a game ([`Game`]) and the values every game shares: players,
+//! outcomes, events and errors.
 //!
-//! A position is an immutable value: it is built only through validation
-//! ([`Game::from_notation`] or a game's own `from_setup`), and playing a move
-//! returns a new position or a [`PlayError`] that hands the old one back.
+//! A position is an immutable value built only through validation (a game's
+//! `from_setup` or its notation); playing a move returns a new position. A
+//! position holds what the rules need to continue except the repetition
+//! history, which lives beside it: in [`crate::Played`] for a game in progress
+//! and in [`crate::History`] along a searcher's path, so that playing a move
+//! copies a small value and allocates nothing.
 
 use std::fmt;
 use std::hash::Hash;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One of the two players. Each game documents which side is which
 /// (for Tablut `One` = black attackers, `Two` = white defenders).
@@ -189,14 +192,26 @@ impl<G> fmt::Display for PlayError<G> {
 
 impl<G: fmt::Debug> std::error::Error for PlayError<G> {}
 
-/// A two-player game position with perfect information (or a referee's full
-/// state of a game with hidden information, whose chance is fixed by the state).
+/// A game's repetition rule: the `draw_at`-th occurrence of a position (the
+/// same [`Game::hash`]) is a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repetition {
+    /// The occurrence that draws (2: the second, 3: the third).
+    pub draw_at: u8,
+    /// The outcome's reason, e.g. `"threefold repetition"`.
+    pub reason: &'static str,
+}
+
+/// The rules of a two-player game, on positions without their repetition
+/// history (see the module documentation).
 ///
-/// Implementors keep positions valid by construction: every public way of
-/// building one validates it.
+/// Move generation runs only on positions that are not over: a caller first
+/// asks [`Game::decided`] (and the repetition rule), then generates, and an
+/// empty generation means [`Game::no_moves`]. [`crate::Played`] and
+/// [`crate::History::turn`] do this in one pass.
 pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// One whole turn (a chain of hops is one move).
-    type Move: Clone + fmt::Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
+    type Move: Copy + fmt::Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
     /// The rule presets of the game.
     type Variant: Copy + fmt::Debug + PartialEq + Eq + Send + Sync + 'static;
 
@@ -212,45 +227,35 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// The start position of a variant; `seed` fixes any chance (shuffles).
     fn start(variant: Self::Variant, seed: u64) -> Self;
 
-    /// Reads a position in the game's text notation, validating it.
-    fn from_notation(variant: Self::Variant, text: &str) -> Result<Self, SetupError>;
-
-    /// Writes the position's text notation; `from_notation` reads it back to an equal position.
-    fn to_notation(&self) -> String;
-
     /// The player to move.
     fn side_to_move(&self) -> Player;
 
     /// The game's name for a player, e.g. `"black"` or `"invaders"`.
     fn player_name(player: Player) -> &'static str;
 
-    /// Calls `f` with each legal move until it breaks; returns whether it broke.
-    /// Generates nothing when the game is over.
-    fn for_each_move(&self, f: &mut dyn FnMut(Self::Move) -> ControlFlow<()>) -> ControlFlow<()>;
+    /// The end of the game as the position alone decides it (a king escaped
+    /// or captured, ...), without generating moves and without the repetition rule.
+    fn decided(&self) -> Option<Outcome>;
 
-    /// Appends every legal move to `out` (the caller's buffer, not cleared).
-    fn legal_moves(&self, out: &mut Vec<Self::Move>) {
-        let _ = self.for_each_move(&mut |m| {
-            out.push(m);
-            ControlFlow::Continue(())
-        });
-    }
+    /// Calls `f` with each legal move until it breaks; returns whether it
+    /// broke. Only for positions that are not over: it does not look at
+    /// [`Game::decided`] nor at the repetition rule.
+    fn generate<F: FnMut(Self::Move) -> ControlFlow<()>>(&self, f: F) -> ControlFlow<()>;
 
-    /// Plays a move produced by this position's move generator, without checking it.
-    /// Must not be called with any other move; use [`Game::play`] for input.
+    /// The end of the game when the side to move has no legal move (and the
+    /// game is not otherwise over).
+    fn no_moves(&self) -> Outcome;
+
+    /// Plays a move produced by this position's move generator, without
+    /// checking it. Must not be called with any other move.
     fn play_unchecked(&self, mv: &Self::Move) -> Self;
 
-    /// Plays a move after checking it is legal: the new position, or the error
-    /// with this position handed back.
-    fn play(self, mv: &Self::Move) -> Result<Self, PlayError<Self>> {
-        if let Some(outcome) = self.outcome() {
-            return Err(PlayError {
-                error: MoveError::GameOver(outcome),
-                position: self,
-            });
-        }
-        let legal = self
-            .for_each_move(&mut |m| {
+    /// Checks a move given from outside on a position that is not over: the
+    /// move to play (the game's normal form of it), or why it is illegal. The
+    /// default looks the move up in the generator's list.
+    fn check_move(&self, mv: &Self::Move) -> Result<Self::Move, String> {
+        let listed = self
+            .generate(|m| {
                 if &m == mv {
                     ControlFlow::Break(())
                 } else {
@@ -258,49 +263,72 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
                 }
             })
             .is_break();
-        if legal {
-            Ok(self.play_unchecked(mv))
+        if listed {
+            Ok(*mv)
         } else {
-            let text = self.move_to_text(mv);
-            Err(PlayError {
-                error: MoveError::Illegal(format!("{text} is not a legal move here")),
-                position: self,
-            })
+            Err(format!(
+                "{} is not a legal move here",
+                self.move_to_text(mv)
+            ))
         }
     }
 
-    /// What a legal move does, for reporting (captures, escapes, announcements).
-    fn move_events(&self, _mv: &Self::Move, _after: &Self) -> Vec<Event> {
+    /// What a legal move does, for reporting (captures, escapes,
+    /// announcements); `outcome` is the end of the game it led to, if any,
+    /// and `repetitions` how often `after` occurred before.
+    fn move_events(
+        &self,
+        _mv: &Self::Move,
+        _after: &Self,
+        _outcome: Option<&Outcome>,
+        _repetitions: usize,
+    ) -> Vec<Event> {
         Vec::new()
     }
-
-    /// The end of the game, if it is over.
-    fn outcome(&self) -> Option<Outcome>;
 
     /// A hash of everything that identifies the position for repetition and
     /// transposition (board and side to move).
     fn hash(&self) -> u64;
 
-    /// Static evaluation in centi-units from the side to move's view
-    /// (positive: good for the side to move). Need not handle finished games.
-    fn evaluate(&self) -> i32;
-
-    /// Reads a move in the game's text notation (syntax only; legality is
-    /// checked by [`Game::play`]).
-    fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
-
-    /// Writes a move in the game's text notation.
-    fn move_to_text(&self, mv: &Self::Move) -> String;
-
-    /// Appends the text of a move to `out` (the same text as
-    /// [`Game::move_to_text`]; games override it to write without allocating).
-    fn push_move_text(&self, mv: &Self::Move, out: &mut String) {
-        out.push_str(&self.move_to_text(mv));
+    /// The repetition rule of this position's variant, if it has one.
+    fn repetition(&self) -> Option<Repetition> {
+        None
     }
 
-    /// A terminal drawing of the position for humans.
-    fn diagram(&self) -> String;
+    /// Whether this position is recorded in the repetition history when a
+    /// move is played from it; `history_empty` says whether the history (since
+    /// its last reset) holds nothing yet. Every position is, except where a
+    /// variant says otherwise (Ashton: the game's start position).
+    fn recorded(&self, _history_empty: bool) -> bool {
+        true
+    }
+
+    /// Whether the move from this position to `after` can never be undone (a
+    /// capture): no position before it can occur again, so the repetition
+    /// history restarts empty after it.
+    fn irreversible(&self, _after: &Self) -> bool {
+        false
+    }
+
+    /// Reads a move in the game's text notation (syntax only; legality is
+    /// checked when it is played).
+    fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
+
+    /// Appends the text of a move to `out`.
+    fn push_move_text(&self, mv: &Self::Move, out: &mut String);
+
+    /// The text of a move.
+    fn move_to_text(&self, mv: &Self::Move) -> String {
+        let mut text = String::new();
+        self.push_move_text(mv, &mut text);
+        text
+    }
 }
+
+/// A game without hidden information: a position is everything each player
+/// knows, so the perfect-information searchers may search it. A referee's
+/// full state of a card game is a [`Game`] but not this.
+pub trait PerfectInformation: Game {}
 
 /// Looks a variant up by its API name (case-insensitive); `""` means the default.
 pub fn variant_by_name<G: Game>(name: &str) -> Option<G::Variant> {
@@ -321,28 +349,4 @@ pub fn variant_name<G: Game>(variant: G::Variant) -> &'static str {
         .find(|(v, _)| *v == variant)
         .map(|(_, n)| *n)
         .unwrap_or("")
-}
-
-/// Counts leaf nodes `depth` plies down (perft), for testing move generators.
-pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-    perft_until(pos, depth, &AtomicBool::new(false)).expect("a flag nobody sets never stops")
-}
-
-/// [`perft`] that gives up (`None`) once `stop` is set; the flag is read at
-/// every node above the last ply, so it stops within one node's move generation.
-pub fn perft_until<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if depth == 0 {
-        return Some(1);
-    }
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    if depth == 1 {
-        return Some(moves.len() as u64);
-    }
-    moves.iter().try_fold(0, |sum, m| {
-        Some(sum + perft_until(&pos.play_unchecked(m), depth - 1, stop)?)
-    })
 }

@@ -1,12 +1,26 @@
-//! Caber's engine: exact rules for every game, and searchers generic over [`Game`].
+//! Caber's engine: exact rules for every game, and searchers over them.
 //!
-//! One module tree per game (rules, notation, evaluation), the searchers in
-//! [`search`], and [`catalog`]: the game-independent, text-based view of every
-//! game that the service and the CLI use. No networking, protobuf or CLI code
-//! lives here.
+//! - [`game`]: the rules trait [`Game`] and the values every game shares;
+//!   [`played`]: a game in progress ([`Played`], a position with its repetition
+//!   history) and its text notation; [`history`]: the repetition history
+//!   along a searcher's path.
+//! - [`eval`]: evaluators, apart from the rules; [`information`]: what one
+//!   player knows of a game with hidden information.
+//! - [`search`]: the searchers behind one [`search::Searcher`] trait;
+//!   [`matches`]: refereed games between players.
+//! - [`playable`]: a position as clients use it; [`catalog`]: metadata for listing.
+//! - One module tree per game: [`tablut`], [`almatafl`], [`schotten_totten`].
+//!
+//! No networking, protobuf or CLI code lives here.
 
 pub mod catalog;
+pub mod eval;
 pub mod game;
+pub mod history;
+pub mod information;
+pub mod matches;
+pub mod playable;
+pub mod played;
 pub mod search;
 
 pub mod almatafl;
@@ -14,5 +28,8 @@ pub mod schotten_totten;
 pub mod tablut;
 
 pub use game::{
-    Event, Game, GameResult, MoveError, NotationError, Outcome, PlayError, Player, SetupError,
+    Event, Game, GameResult, MoveError, NotationError, Outcome, PerfectInformation, PlayError,
+    Player, Repetition, SetupError,
 };
+pub use history::History;
+pub use played::{Notation, Played};

@@ -1,23 +1,24 @@
-//! The `caber.v1.GameEngine` RPCs over the engine's catalog.
+//! The `caber.v1.GameEngine` RPCs: each looks the request's game up once in
+//! the registry ([`games`]) and hands it the request; searches, counts and
+//! matches run on the search pool.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use caber_engine::catalog::{self, AnyPosition, PerftError};
-use caber_engine::schotten_totten::{players, FullState};
-use caber_engine::search::{Info, Score};
-use caber_engine::{Game, Player};
+use caber_engine::playable::PerftError;
+use caber_engine::search::Info;
+use caber_engine::Player;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::call_layer::note_game;
 use crate::convert;
-use crate::errors;
+use crate::games::{self, MatchRequest};
 use crate::proto;
-use crate::proto::game_engine_server::{GameEngine, GameEngineServer};
-use crate::search_runner::{self, SearchRunner};
+use crate::proto::game_engine_server::GameEngine;
+use crate::search_runner::{self, SearchRunner, StopOnDrop};
 
 /// Default interval between `Analyze` progress updates.
 const DEFAULT_REPORT_INTERVAL: Duration = Duration::from_millis(500);
@@ -51,34 +52,11 @@ impl EngineService {
     pub fn running_searches(&self) -> usize {
         self.runner.running()
     }
-
-    /// The tonic server of this service.
-    pub fn into_server(self) -> GameEngineServer<Self> {
-        GameEngineServer::new(self)
-    }
 }
 
 /// The game named by a request's position, for the call's log line.
-fn game_of(position: Option<&proto::Position>) -> &str {
+fn game_name(position: Option<&proto::Position>) -> &str {
     position.map_or("", |p| p.game.as_str())
-}
-
-/// The position of a request, refused if its game is over.
-fn playable(message: Option<&proto::Position>) -> Result<Box<dyn AnyPosition>, Status> {
-    let position = convert::position(message)?;
-    match position.outcome() {
-        Some(outcome) => Err(errors::game_over(&outcome)),
-        None => Ok(position),
-    }
-}
-
-/// Sets its flag when dropped.
-struct SetOnDrop(Arc<AtomicBool>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
 }
 
 /// An `Analyze` update from a search report.
@@ -96,10 +74,7 @@ impl GameEngine for EngineService {
         &self,
         _request: Request<proto::ListGamesRequest>,
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
-        let games = catalog::games()
-            .into_iter()
-            .map(convert::game_info)
-            .collect();
+        let games = games::registry().iter().map(|g| g.info()).collect();
         Ok(Response::new(proto::ListGamesResponse { games }))
     }
 
@@ -108,14 +83,10 @@ impl GameEngine for EngineService {
         request: Request<proto::NewGameRequest>,
     ) -> Result<Response<proto::NewGameResponse>, Status> {
         note_game(&request, &request.get_ref().game);
-        let r = request.into_inner();
-        if r.game.trim().is_empty() {
-            return Err(errors::missing("game"));
-        }
-        let position = catalog::new_game(&r.game, &r.variant, r.seed)
-            .map_err(|e| errors::catalog("", "", &e))?;
+        let r = request.get_ref();
+        let report = games::game_named(&r.game, "game")?.new_game(&r.variant, r.seed)?;
         Ok(Response::new(proto::NewGameResponse {
-            position: Some(convert::report(&*position)),
+            position: Some(report),
         }))
     }
 
@@ -123,56 +94,50 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::LegalMovesRequest>,
     ) -> Result<Response<proto::LegalMovesResponse>, Status> {
-        note_game(&request, game_of(request.get_ref().position.as_ref()));
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
         let r = request.get_ref();
-        let position = convert::position(r.position.as_ref())?;
-        Ok(Response::new(proto::LegalMovesResponse {
-            moves: convert::legal_moves(&*position),
-            position: r.include_position.then(|| convert::report(&*position)),
-        }))
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        Ok(Response::new(
+            game.legal_moves(position, r.include_position)?,
+        ))
     }
 
     async fn apply(
         &self,
         request: Request<proto::ApplyRequest>,
     ) -> Result<Response<proto::ApplyResponse>, Status> {
-        note_game(&request, game_of(request.get_ref().position.as_ref()));
-        let r = request.into_inner();
-        let position = playable(r.position.as_ref())?;
-        let (text, field) = convert::move_text(&*position, r.r#move.as_ref())?;
-        let applied = position
-            .apply(&text)
-            .map_err(|e| errors::refused_move(field, &e))?;
-        Ok(Response::new(proto::ApplyResponse {
-            position: Some(convert::report(&*applied.position)),
-            r#move: Some(convert::move_info(&*position, applied.move_text)),
-            events: applied.events.into_iter().map(convert::event).collect(),
-        }))
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
+        let r = request.get_ref();
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        Ok(Response::new(game.apply(position, r.r#move.as_ref())?))
     }
 
     async fn evaluate(
         &self,
         request: Request<proto::EvaluateRequest>,
     ) -> Result<Response<proto::EvaluateResponse>, Status> {
-        note_game(&request, game_of(request.get_ref().position.as_ref()));
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let r = request.into_inner();
-        let position = playable(r.position.as_ref())?;
-        let Some(requested) = convert::limits(r.limits.as_ref()) else {
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        let requested = convert::limits(r.limits.as_ref());
+        if requested.is_none() && r.searcher.trim().is_empty() {
             return Ok(Response::new(proto::EvaluateResponse {
-                score: Some(convert::score(Score::Centi(position.evaluate()))),
+                score: Some(game.evaluate(position)?),
                 stats: None,
             }));
-        };
-        let (limits, clamped) = self.runner.plan(Some(requested), timeout);
+        }
+        let search = game.search(position, &r.searcher)?;
+        let (limits, clamped) = self.runner.plan(requested, timeout);
         let stop = Arc::new(AtomicBool::new(false));
-        let info = self.runner.search(position, limits, stop, |_| {}).await?;
-        let score = info
+        let searched = self.runner.search(search, limits, stop, |_| {}).await?;
+        let score = searched
+            .info
             .score()
             .ok_or_else(|| Status::failed_precondition("position: no legal move to search"))?;
         Ok(Response::new(proto::EvaluateResponse {
             score: Some(convert::score(score)),
-            stats: Some(convert::stats(&info, &clamped)),
+            stats: Some(convert::stats(&searched.info, &clamped)),
         }))
     }
 
@@ -180,28 +145,26 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::BestMoveRequest>,
     ) -> Result<Response<proto::BestMoveResponse>, Status> {
-        note_game(&request, game_of(request.get_ref().position.as_ref()));
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let r = request.into_inner();
-        let position = playable(r.position.as_ref())?;
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        let search = game.search(position, &r.searcher)?;
         let (limits, clamped) = self
             .runner
             .plan(convert::limits(r.limits.as_ref()), timeout);
         let stop = Arc::new(AtomicBool::new(false));
-        let info = self
-            .runner
-            .search(position.clone(), limits, stop, |_| {})
-            .await?;
-        let (Some(best), Some(line)) = (info.best_move(), info.lines.first()) else {
+        let searched = self.runner.search(search, limits, stop, |_| {}).await?;
+        let (Some(best), Some(line)) = (searched.best, searched.info.lines.first()) else {
             return Err(Status::failed_precondition(
                 "position: no legal move to search",
             ));
         };
         Ok(Response::new(proto::BestMoveResponse {
-            best_move: Some(convert::move_info(&*position, best.clone())),
+            best_move: Some(best),
             score: Some(convert::score(line.score)),
             pv: line.moves.clone(),
-            stats: Some(convert::stats(&info, &clamped)),
+            stats: Some(convert::stats(&searched.info, &clamped)),
         }))
     }
 
@@ -211,10 +174,11 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::AnalyzeRequest>,
     ) -> Result<Response<Self::AnalyzeStream>, Status> {
-        note_game(&request, game_of(request.get_ref().position.as_ref()));
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let r = request.into_inner();
-        let position = playable(r.position.as_ref())?;
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        let search = game.search(position, &r.searcher)?;
         let (mut limits, clamped) = self
             .runner
             .plan(convert::limits(r.limits.as_ref()), timeout);
@@ -237,14 +201,14 @@ impl GameEngine for EngineService {
         };
         let runner = self.runner.clone();
         tokio::spawn(async move {
-            let search = runner.search(position, limits, stop, progress);
+            let search = runner.search(search, limits, stop, progress);
             // Dropping the search future when the client goes away sets its stop flag.
             let result = tokio::select! {
                 result = search => result,
                 () = tx.closed() => return,
             };
             let _ = tx
-                .send(result.map(|info| update(&info, true, &clamped)))
+                .send(result.map(|s| update(&s.info, true, &clamped)))
                 .await;
         });
         Ok(Response::new(ReceiverStream::new(rx)))
@@ -254,9 +218,10 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::PerftRequest>,
     ) -> Result<Response<proto::PerftResponse>, Status> {
-        note_game(&request, game_of(request.get_ref().position.as_ref()));
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
         let r = request.into_inner();
-        let position = convert::position(r.position.as_ref())?;
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        let count = game.perft(position, r.depth, r.divide)?;
         if r.depth > MAX_PERFT_DEPTH {
             return Err(Status::invalid_argument(format!(
                 "depth: {} is too deep (at most {MAX_PERFT_DEPTH})",
@@ -268,21 +233,12 @@ impl GameEngine for EngineService {
                 "depth: divide needs a depth of at least 1",
             ));
         }
-        let game = position.game();
-        let (depth, divide) = (r.depth, r.divide);
+        let name = game.name();
         let stop = Arc::new(AtomicBool::new(false));
         // The client going away (or its deadline passing) drops this future, and
         // the server's time limit ends it: either way the count stops.
-        let _stop_on_drop = SetOnDrop(stop.clone());
-        let work = self.runner.run(move || {
-            if divide {
-                position.perft_divide(depth, &stop)
-            } else {
-                position
-                    .perft(depth, &stop)
-                    .map(|n| vec![(String::new(), n)])
-            }
-        });
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        let work = self.runner.run(move || count(&stop));
         let max = self.runner.caps().max_movetime;
         let counts = tokio::time::timeout(max, work)
             .await
@@ -295,12 +251,12 @@ impl GameEngine for EngineService {
             })??
             .map_err(|e| match e {
                 PerftError::Undefined => Status::invalid_argument(format!(
-                    "position.game: perft is not defined for {game}"
+                    "position.game: perft is not defined for {name}"
                 )),
                 PerftError::Stopped => Status::cancelled("perft stopped"),
             })?;
         let nodes = counts.iter().map(|(_, n)| n).sum();
-        let divide = if divide {
+        let divide = if r.divide {
             counts
                 .into_iter()
                 .map(|(m, nodes)| proto::PerftDivide { r#move: m, nodes })
@@ -315,17 +271,12 @@ impl GameEngine for EngineService {
         &self,
         request: Request<proto::ViewRequest>,
     ) -> Result<Response<proto::ViewResponse>, Status> {
-        note_game(&request, game_of(request.get_ref().position.as_ref()));
-        let r = request.into_inner();
-        let position = convert::position(r.position.as_ref())?;
-        let player = match r.player() {
-            proto::Side::One => Some(Player::One),
-            proto::Side::Two => Some(Player::Two),
-            proto::Side::Unspecified => None,
-        };
-        let view = convert::schotten_totten::view_of(&*position, player)?;
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
+        let r = request.get_ref();
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        let player = Player::try_from(r.player()).ok();
         Ok(Response::new(proto::ViewResponse {
-            position: Some(convert::report(&*view)),
+            position: Some(game.view(position, player)?),
         }))
     }
 
@@ -335,17 +286,13 @@ impl GameEngine for EngineService {
     ) -> Result<Response<proto::PlayMatchResponse>, Status> {
         note_game(&request, &request.get_ref().game);
         let r = request.into_inner();
-        if r.game.trim().is_empty() {
-            return Err(errors::missing("game"));
-        }
-        if !r.game.trim().eq_ignore_ascii_case(FullState::NAME) {
+        let game = games::game_named(&r.game, "game")?;
+        let Some(matches) = game.matches() else {
             return Err(Status::invalid_argument(format!(
                 "game: matches are played for {} only (its reference players)",
-                FullState::NAME
+                games::games_with_matches().join(", ")
             )));
-        }
-        let variant = catalog::lookup_variant::<FullState>(&r.variant)
-            .map_err(|e| errors::catalog("", "", &e))?;
+        };
         if r.games == 0 || r.games > MAX_MATCH_GAMES {
             return Err(Status::invalid_argument(format!(
                 "games: {} is out of range 1..={MAX_MATCH_GAMES}",
@@ -359,29 +306,35 @@ impl GameEngine for EngineService {
             )));
         }
         for (field, name) in [("player_a", &r.player_a), ("player_b", &r.player_b)] {
-            if players::by_name(name, 1, 0, Arc::default()).is_none() {
+            if !matches
+                .players
+                .iter()
+                .any(|p| p.eq_ignore_ascii_case(name.trim()))
+            {
                 return Err(Status::invalid_argument(format!(
                     "{field}: unknown player {name:?} (known: {})",
-                    players::NAMES.join(", ")
+                    matches.players.join(", ")
                 )));
             }
         }
-        let iterations = match r.iterations {
-            0 => players::DEFAULT_ITERATIONS,
-            n => n,
+        let request = MatchRequest {
+            variant: r.variant,
+            games: r.games,
+            seed: r.seed,
+            a: r.player_a,
+            b: r.player_b,
+            iterations: r.iterations,
         };
-        let (games, seed) = (r.games, r.seed);
+        let games = request.games;
         let stop = Arc::new(AtomicBool::new(false));
         // The client going away (or its deadline passing) drops this future:
         // the match stops at once.
-        let _stop_on_drop = SetOnDrop(stop.clone());
+        let _stop_on_drop = StopOnDrop(stop.clone());
         // The server's time limit stops it too, with the deals finished so far.
         let cap = self.runner.caps().max_movetime;
         let halt = stop.clone();
-        let work = self.runner.run(move || {
-            let (a, b) = (&r.player_a, &r.player_b);
-            players::play_match(variant, games, seed, a, b, iterations, &stop)
-        });
+        let play = matches.play;
+        let work = self.runner.run(move || play(&request, &stop));
         tokio::pin!(work);
         let (result, timed_out) = match tokio::time::timeout(cap, &mut work).await {
             Ok(result) => (result, false),
@@ -390,7 +343,7 @@ impl GameEngine for EngineService {
                 (work.await, true)
             }
         };
-        let result = result?.map_err(Status::invalid_argument)?;
+        let result = result??;
         let played = result.a_wins + result.b_wins + result.draws;
         let clamped = if timed_out && played < 2 * games {
             format!(

@@ -4,7 +4,7 @@
 //! illegal moves) is `INVALID_ARGUMENT`; asking for a move in a finished game
 //! is `FAILED_PRECONDITION`.
 
-use caber_engine::catalog::CatalogError;
+use caber_engine::catalog::UnknownVariant;
 use caber_engine::{MoveError, Outcome};
 use tonic::Status;
 
@@ -13,17 +13,9 @@ pub fn missing(field: &str) -> Status {
     Status::invalid_argument(format!("{field}: missing"))
 }
 
-/// A catalog error about the game, variant or position state of a request.
-///
-/// `prefix` is where the game and variant fields sit (`"position."`, or `""`
-/// for `NewGame`); `state` names the position's state field (`"text"`, `"tablut"`).
-pub fn catalog(prefix: &str, state: &str, error: &CatalogError) -> Status {
-    let field = match error {
-        CatalogError::UnknownGame(_) => "game",
-        CatalogError::UnknownVariant { .. } => "variant",
-        CatalogError::Setup(_) => state,
-    };
-    Status::invalid_argument(format!("{prefix}{field}: {error}"))
+/// A variant the game does not have; `field` names the request's variant field.
+pub fn variant(field: &str, error: &UnknownVariant) -> Status {
+    Status::invalid_argument(format!("{field}: {error}"))
 }
 
 /// A refused move; `field` names where the move was given (`"move.text"`, `"move.tablut"`).

@@ -1,11 +1,12 @@
-//! Caber's gRPC service: the `caber.v1.GameEngine` API over the engine's catalog.
+//! Caber's gRPC service: the `caber.v1.GameEngine` API over the engine.
 //!
-//! The service holds no game rule: [`convert`] translates between messages and
-//! the engine's positions (built only through the engine's validating
-//! constructors), [`engine_service`] implements the RPCs, [`search_runner`]
-//! runs searches on the dedicated [`pool`] within the server's caps and
-//! [`errors`] turns engine errors into gRPC statuses naming the offending
-//! field. Around them: [`call_layer`] (per-call logs and [`metrics`], the
+//! The service holds no game rule: [`games`] has one adapter per game that
+//! translates its messages to the engine's typed positions and moves (built
+//! only through the engine's validating constructors) and back, and the
+//! registry of them; [`convert`] translates the game-independent parts;
+//! [`engine_service`] implements the RPCs, [`search_runner`] runs searches
+//! on the dedicated [`pool`] within the server's caps and [`errors`] turns
+//! engine errors into gRPC statuses naming the offending field. Around them: [`call_layer`] (per-call logs and [`metrics`], the
 //! [`auth`] token check, refusing calls while draining), `grpc.health.v1`
 //! health checking and server reflection (`v1` and `v1alpha`); [`config`] is
 //! `caberd`'s command line.
@@ -17,6 +18,7 @@ pub mod config;
 pub mod convert;
 pub mod engine_service;
 pub mod errors;
+pub mod games;
 pub mod metrics;
 pub mod pool;
 pub mod proto;

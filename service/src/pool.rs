@@ -19,7 +19,6 @@ pub struct SearchPool {
     jobs: mpsc::Sender<Job>,
     admitted: Arc<AtomicUsize>,
     capacity: usize,
-    threads: usize,
 }
 
 /// A place in the pool, held from admission until the job has finished on its
@@ -64,7 +63,6 @@ impl SearchPool {
             jobs,
             admitted: Arc::new(AtomicUsize::new(0)),
             capacity: capacity.max(1),
-            threads,
         }
     }
 
@@ -82,11 +80,6 @@ impl SearchPool {
     /// The most jobs admitted at once.
     pub fn capacity(&self) -> usize {
         self.capacity
-    }
-
-    /// The number of worker threads.
-    pub fn threads(&self) -> usize {
-        self.threads
     }
 
     /// Takes a place if one is free; `None` when `capacity` jobs are already admitted.

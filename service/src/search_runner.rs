@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use caber_engine::catalog::AnyPosition;
 use caber_engine::search::{Info, Limits};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
 
+use crate::games::{SearchJob, Searched};
 use crate::metrics;
 use crate::pool::{Admission, SearchPool};
 
@@ -64,8 +64,9 @@ impl Default for SearchRunner {
     }
 }
 
-/// Sets a stop flag when dropped.
-struct StopOnDrop(Arc<AtomicBool>);
+/// Sets a stop flag when dropped: a search or count whose caller's future is
+/// dropped (the client went away, the deadline passed) stops.
+pub struct StopOnDrop(pub Arc<AtomicBool>);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
@@ -105,27 +106,25 @@ impl SearchRunner {
         plan(requested, timeout, self.caps)
     }
 
-    /// Searches `position` within `limits` on the pool, calling `progress`
-    /// with each report. The search stops when `stop` is set, and when this
-    /// future is dropped (the caller went away).
+    /// Runs `search` within `limits` on the pool, calling `progress` with
+    /// each report. The search stops when `stop` is set, and when this future
+    /// is dropped (the caller went away).
     pub async fn search(
         &self,
-        position: Box<dyn AnyPosition>,
+        search: SearchJob,
         limits: Limits,
         stop: Arc<AtomicBool>,
         mut progress: impl FnMut(&Info<String>) + Send + 'static,
-    ) -> Result<Info<String>, Status> {
+    ) -> Result<Searched, Status> {
         let admission = self.admit()?;
         let _stop_on_drop = StopOnDrop(stop.clone());
-        let info = self
+        let searched = self
             .pool
-            .run(admission, move || {
-                position.search(&limits, &stop, &mut progress)
-            })
+            .run(admission, move || search(&limits, &stop, &mut progress))
             .await
             .ok_or_else(|| Status::internal("search failed"))?;
-        metrics::global().searched(info.nodes);
-        Ok(info)
+        metrics::global().searched(searched.info.nodes);
+        Ok(searched)
     }
 
     /// Runs other long engine work (perft) on the pool.

@@ -120,6 +120,7 @@ async fn sigterm_turns_health_off_lets_the_call_in_flight_finish_and_exits_0() {
     let search = |mut searcher: GameEngineClient<tonic::transport::Channel>| {
         tokio::spawn(async move {
             let request = BestMoveRequest {
+                searcher: String::new(),
                 position: Some(Position {
                     game: "tablut".into(),
                     variant: "bga".into(),

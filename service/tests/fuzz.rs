@@ -1,8 +1,9 @@
 //! Fuzzing on stable with proptest: bad input never hurts the server.
 //!
-//! 1. Every game's position notation (incl. Schotten Totten's full states and
-//!    views) and move notation: mutated and random texts through
-//!    `catalog::parse_position` and `AnyPosition::apply` never panic.
+//! 1. Every game of the registry: its position notation (incl. Schotten
+//!    Totten's full states and views) and move notation, mutated and random
+//!    texts through the game's `LegalMoves` and `Apply`, never panic, and a
+//!    position read is written back in a text that reads again.
 //! 2. Every RPC on arbitrary messages: valid requests (text and structured
 //!    positions and moves of every game) with their encoded bytes mutated, and
 //!    random bytes, decoded with prost and handed to the service's handlers
@@ -15,8 +16,8 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use caber_engine::catalog::{self, AnyPosition};
 use caber_engine::Player;
+use caber_service::games::{self, Game};
 use caber_service::pool::SearchPool;
 use caber_service::proto::game_engine_server::GameEngine;
 use caber_service::proto::{self, position::State};
@@ -40,23 +41,51 @@ fn config(cases: u32) -> ProptestConfig {
     }
 }
 
+/// A text position of `game`.
+fn text(game: &str, variant: &str, text: &str) -> proto::Position {
+    proto::Position {
+        game: game.to_string(),
+        variant: variant.to_string(),
+        state: Some(State::Text(text.to_string())),
+    }
+}
+
+/// A text move.
+fn text_move(mv: &str) -> proto::Move {
+    proto::Move {
+        kind: Some(proto::r#move::Kind::Text(mv.to_string())),
+    }
+}
+
+/// The registry's game of that name.
+fn game(name: &str) -> &'static dyn Game {
+    games::game_named(name, "game").unwrap()
+}
+
 /// Valid positions of every game and variant, as (game, variant, text).
 fn corpus() -> &'static [(String, String, String)] {
     static CORPUS: OnceLock<Vec<(String, String, String)>> = OnceLock::new();
     CORPUS.get_or_init(|| {
         let mut out = Vec::new();
-        for info in catalog::games() {
-            for variant in &info.variants {
+        for g in games::registry() {
+            for variant in g.info().variants {
+                let variant = variant.name;
                 for seed in 0..3u64 {
-                    let mut p = catalog::new_game(info.name, variant, seed).unwrap();
+                    let mut p = g.new_game(&variant, seed).unwrap().position.unwrap();
                     for ply in 0..12 {
-                        push(&mut out, &*p);
-                        let moves = p.legal_moves();
+                        push(&mut out, *g, &p);
+                        let moves = g.legal_moves(&p, false).unwrap().moves;
                         if moves.is_empty() {
                             break;
                         }
                         let mv = &moves[(seed as usize * 7 + ply * 13) % moves.len()];
-                        p = p.apply(mv).unwrap().position;
+                        p = g
+                            .apply(&p, mv.r#move.as_ref())
+                            .unwrap()
+                            .position
+                            .unwrap()
+                            .position
+                            .unwrap();
                     }
                 }
             }
@@ -65,14 +94,13 @@ fn corpus() -> &'static [(String, String, String)] {
     })
 }
 
-/// Adds `p`'s text, and for Schotten Totten both players' views of it.
-fn push(out: &mut Vec<(String, String, String)>, p: &dyn AnyPosition) {
-    let (game, variant) = (p.game().to_string(), p.variant().to_string());
-    out.push((game.clone(), variant.clone(), p.notation()));
-    if let Some(full) = caber_engine::schotten_totten::any::as_full_state(p) {
-        for player in [Player::One, Player::Two] {
-            let view = full.view(player).to_notation();
-            out.push((game.clone(), variant.clone(), view));
+/// Adds `p`'s text, and for games with hidden information both players' views of it.
+fn push(out: &mut Vec<(String, String, String)>, g: &dyn Game, p: &proto::Position) {
+    let report = g.legal_moves(p, true).unwrap().position.unwrap();
+    out.push((g.name().to_string(), p.variant.clone(), report.text));
+    for player in [Player::One, Player::Two] {
+        if let Ok(view) = g.view(p, Some(player)) {
+            out.push((g.name().to_string(), p.variant.clone(), view.text));
         }
     }
 }
@@ -130,23 +158,25 @@ fn mutate(text: &str, edits: &[Edit]) -> String {
     chars.into_iter().collect()
 }
 
-/// Parses, and if that works applies mutated legal moves and random texts.
-fn exercise_notation(game: &str, variant: &str, text: &str, edits: &[Edit], junk: &str) {
-    let Ok(position) = catalog::parse_position(game, variant, text) else {
+/// Reads a text, and if that works applies mutated legal moves and random texts.
+fn exercise_notation(name: &str, variant: &str, position: &str, edits: &[Edit], junk: &str) {
+    let g = game(name);
+    let p = text(name, variant, position);
+    let Ok(reply) = g.legal_moves(&p, true) else {
         return;
     };
     // What was read can be written and read again.
-    let again = catalog::parse_position(game, variant, &position.notation());
+    let written = reply.position.unwrap().text;
+    let again = g.legal_moves(&text(name, variant, &written), false);
     assert!(
         again.is_ok(),
-        "{game} {text:?}: own notation refused: {again:?}"
+        "{name} {position:?}: own notation refused: {again:?}"
     );
-    let moves = position.legal_moves();
-    for mv in moves.iter().take(3) {
-        let _ = position.apply(&mutate(mv, edits));
+    for mv in reply.moves.iter().take(3) {
+        let _ = g.apply(&p, Some(&text_move(&mutate(&mv.text, edits))));
     }
-    let _ = position.apply(junk);
-    let _ = position.apply("");
+    let _ = g.apply(&p, Some(&text_move(junk)));
+    let _ = g.apply(&p, Some(&text_move("")));
 }
 
 proptest! {
@@ -164,17 +194,23 @@ proptest! {
         // The unmutated position with mutated moves.
         exercise_notation(game, variant, text, &edits, &junk);
         // A text of one game read as another's.
-        for other in catalog::games() {
-            let _ = catalog::parse_position(other.name, "", &mutated);
+        for other in games::registry() {
+            let _ = other.legal_moves(&self::text(other.name(), "", &mutated), false);
         }
     }
 
     #[test]
-    fn random_texts_never_panic(game_index in 0usize..8, text in ".{0,120}") {
-        let games = catalog::games();
-        let name = games.get(game_index).map_or("nosuchgame", |g| g.name);
-        let _ = catalog::parse_position(name, "", &text);
-        let _ = catalog::parse_position(name, "nosuchvariant", &text);
+    fn random_texts_never_panic(game_index in 0usize..8, junk in ".{0,120}") {
+        let registry = games::registry();
+        let name = registry.get(game_index).map_or("nosuchgame", |g| g.name());
+        let service = service();
+        for variant in ["", "nosuchvariant"] {
+            let request = proto::LegalMovesRequest {
+                position: Some(text(name, variant, &junk)),
+                include_position: true,
+            };
+            check(runtime().block_on(service.legal_moves(Request::new(request))).map(drop));
+        }
     }
 }
 
@@ -258,6 +294,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 out.push((
                     2,
                     proto::EvaluateRequest {
+                        searcher: String::new(),
                         position: p.clone(),
                         limits,
                     }
@@ -266,6 +303,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 out.push((
                     3,
                     proto::BestMoveRequest {
+                        searcher: String::new(),
                         position: p.clone(),
                         limits,
                     }
@@ -274,6 +312,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 out.push((
                     4,
                     proto::AnalyzeRequest {
+                        searcher: String::new(),
                         position: p.clone(),
                         limits,
                         multipv: 2,
@@ -447,7 +486,8 @@ proptest! {
 fn the_seeds_cover_every_game_and_rpc() {
     let games: std::collections::BTreeSet<&str> =
         corpus().iter().map(|(g, ..)| g.as_str()).collect();
-    let all: std::collections::BTreeSet<&str> = catalog::games().iter().map(|g| g.name).collect();
+    let all: std::collections::BTreeSet<&str> =
+        games::registry().iter().map(|g| g.name()).collect();
     assert_eq!(games, all);
     assert!(
         corpus().iter().any(|(_, _, t)| t.starts_with("view:")),

@@ -72,6 +72,7 @@ fn position() -> Option<proto::Position> {
 /// A `BestMove` of the start position within `limits`.
 fn best_move(limits: proto::Limits) -> proto::BestMoveRequest {
     proto::BestMoveRequest {
+        searcher: String::new(),
         position: position(),
         limits: Some(limits),
     }
@@ -305,6 +306,7 @@ async fn a_dropped_analyze_stream_stops_its_search() {
     let s = start().await;
     let mut client = GameEngineClient::new(s.channel.clone());
     let request = proto::AnalyzeRequest {
+        searcher: String::new(),
         position: position(),
         limits: long_search().limits,
         multipv: 1,

@@ -6,7 +6,10 @@ use common::Client;
 
 use std::time::Duration;
 
-use caber_engine::catalog;
+use caber_engine::playable::Playable;
+use caber_engine::search::Searchable;
+use caber_engine::tablut::{Tablut, Variant};
+use caber_engine::{Notation, Played};
 use caber_service::proto::{self, position::State, r#move::Kind};
 use caber_service::EngineService;
 use tonic::{Code, Request};
@@ -174,9 +177,12 @@ async fn legal_moves_of_the_ashton_start() {
     // By hand, per arm of the cross (4 alike): e3 has 4 cells left and 4 right
     // (e2 is a camp, e4 taken), e4 has 3 and 3 (a4/i4 are camps, e5 the king): 4 * 14.
     assert_eq!(moves.len(), 56);
-    let engine = catalog::parse_position("tablut", "ashton", &format!("{START_BOARD} w -"))
-        .unwrap()
-        .legal_moves();
+    let engine: Vec<String> = {
+        let p = ashton_start();
+        let mut v = Vec::new();
+        p.legal_moves(&mut v);
+        v.iter().map(|m| p.move_text(m)).collect()
+    };
     let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(texts, engine);
     assert!(!texts.contains(&"e4-a4"), "a4 is a camp");
@@ -274,6 +280,7 @@ async fn evaluate_static_and_searched() {
     let position = text_position("ashton", &format!("{START_BOARD} w -"));
     let reply = client
         .evaluate(proto::EvaluateRequest {
+            searcher: String::new(),
             position: Some(position.clone()),
             limits: None,
         })
@@ -281,9 +288,7 @@ async fn evaluate_static_and_searched() {
         .unwrap()
         .into_inner();
     assert!(reply.stats.is_none(), "static: no search");
-    let engine = catalog::parse_position("tablut", "ashton", &format!("{START_BOARD} w -"))
-        .unwrap()
-        .evaluate();
+    let engine = ashton_start().static_evaluation();
     let score = reply.score.unwrap();
     assert_eq!(score.value, Some(proto::score::Value::Centi(engine)));
     let expected = caber_engine::search::Score::Centi(engine).win_probability();
@@ -291,6 +296,7 @@ async fn evaluate_static_and_searched() {
     // All-zero limits are static too.
     let reply = client
         .evaluate(proto::EvaluateRequest {
+            searcher: String::new(),
             position: Some(position.clone()),
             limits: Some(proto::Limits::default()),
         })
@@ -300,6 +306,7 @@ async fn evaluate_static_and_searched() {
     assert!(reply.stats.is_none());
     let reply = client
         .evaluate(proto::EvaluateRequest {
+            searcher: String::new(),
             position: Some(position),
             limits: depth(2),
         })
@@ -318,6 +325,7 @@ async fn best_move_is_legal_and_searched() {
     let position = text_position("bga", &format!("{START_BOARD} b -"));
     let reply = client
         .best_move(proto::BestMoveRequest {
+            searcher: String::new(),
             position: Some(position.clone()),
             limits: depth(2),
         })
@@ -339,6 +347,7 @@ async fn best_move_without_limits_uses_the_default_budget() {
     let (mut client, _) = start().await;
     let reply = client
         .best_move(proto::BestMoveRequest {
+            searcher: String::new(),
             position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
             limits: None,
         })
@@ -355,6 +364,7 @@ async fn best_move_without_limits_uses_the_default_budget() {
 async fn best_move_ends_before_the_call_deadline() {
     let (mut client, _) = start().await;
     let mut request = Request::new(proto::BestMoveRequest {
+        searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: depth(60),
     });
@@ -374,6 +384,7 @@ async fn best_move_ends_before_the_call_deadline() {
 async fn analyze_streams_progress_then_one_final_report() {
     let (mut client, _) = start().await;
     let request = proto::AnalyzeRequest {
+        searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: depth(3),
         multipv: 2,
@@ -398,6 +409,7 @@ async fn analyze_streams_progress_then_one_final_report() {
 async fn analyze_stops_the_search_when_the_client_goes_away() {
     let (mut client, service) = start().await;
     let request = proto::AnalyzeRequest {
+        searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         // Far deeper than any search ends on its own.
         limits: depth(60),
@@ -443,8 +455,7 @@ async fn perft_counts_and_divides() {
         .await
         .unwrap()
         .into_inner();
-    let engine = catalog::parse_position("tablut", "ashton", &format!("{START_BOARD} w -"))
-        .unwrap()
+    let engine = ashton_start()
         .perft(2, &std::sync::atomic::AtomicBool::new(false))
         .unwrap();
     assert_eq!(reply.nodes, engine);
@@ -634,6 +645,7 @@ async fn a_finished_game_is_a_failed_precondition() {
     assert_refused(&mut client, r, Code::FailedPrecondition, message).await;
     let r = client
         .best_move(proto::BestMoveRequest {
+            searcher: String::new(),
             position: over.clone(),
             limits: depth(1),
         })
@@ -641,6 +653,7 @@ async fn a_finished_game_is_a_failed_precondition() {
     assert_refused(&mut client, r, Code::FailedPrecondition, message).await;
     let r = client
         .evaluate(proto::EvaluateRequest {
+            searcher: String::new(),
             position: over.clone(),
             limits: None,
         })
@@ -768,7 +781,11 @@ async fn a_long_reply_arrives_whole() {
             game: "almatafl".into(),
             variant: String::new(),
             state: Some(State::Text(
-                catalog::new_game("almatafl", "", 0).unwrap().notation(),
+                Played::<caber_engine::almatafl::AlmaTafl>::start(
+                    caber_engine::almatafl::Variant::Standard,
+                    0,
+                )
+                .notation(),
             )),
         }),
         include_position: true,
@@ -783,4 +800,9 @@ async fn a_long_reply_arrives_whole() {
     let received = client.legal_moves(request()).await.unwrap().into_inner();
     assert_eq!(received, direct);
     assert_eq!(received.moves.len(), 90);
+}
+
+/// The Ashton start, read by the engine itself.
+fn ashton_start() -> Played<Tablut> {
+    Tablut::read(Variant::Ashton, &format!("{START_BOARD} w -")).unwrap()
 }

@@ -304,11 +304,13 @@ async fn structured_positions_round_trip_with_their_repetitions() {
             depth: 2,
             ..Default::default()
         }),
+        searcher: String::new(),
     };
     let best = client.best_move(request).await.unwrap().into_inner();
     let mv = best.best_move.unwrap();
     assert!(matches!(mv.r#move.unwrap().kind, Some(Kind::Almatafl(_))));
     let request = proto::EvaluateRequest {
+        searcher: String::new(),
         position: Some(position),
         limits: None,
     };

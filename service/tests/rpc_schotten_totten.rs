@@ -85,6 +85,7 @@ async fn best(
     seed: u64,
 ) -> proto::BestMoveResponse {
     let request = proto::BestMoveRequest {
+        searcher: String::new(),
         position: Some(position.clone()),
         limits: limits(nodes, seed),
     };
@@ -98,6 +99,7 @@ async fn evaluate(
     seed: u64,
 ) -> proto::Score {
     let request = proto::EvaluateRequest {
+        searcher: String::new(),
         position: Some(position.clone()),
         limits: limits(nodes, seed),
     };
@@ -210,6 +212,7 @@ async fn the_referee_plays_a_whole_seeded_game_with_structured_moves() {
     // A finished game refuses moves and searches.
     let status = client
         .best_move(proto::BestMoveRequest {
+            searcher: String::new(),
             position: report.position.clone(),
             limits: limits(10, 0),
         })
@@ -357,6 +360,7 @@ async fn hidden_cards_do_not_change_searches_and_full_states_search_the_movers_v
         "{ev:?}"
     );
     let request = proto::EvaluateRequest {
+        searcher: String::new(),
         position: va.position.clone(),
         limits: None,
     };
@@ -364,6 +368,7 @@ async fn hidden_cards_do_not_change_searches_and_full_states_search_the_movers_v
     assert_eq!(static_eval.score.unwrap().win_probability, 0.5);
     // Analyze a view: progress, then one final report with a legal first move.
     let request = proto::AnalyzeRequest {
+        searcher: String::new(),
         position: va.position.clone(),
         limits: limits(200, 5),
         multipv: 2,
@@ -395,9 +400,10 @@ async fn bad_structured_states_and_requests_name_the_field() {
     let mut s = base.clone();
     s.stones.pop();
     let m = refused_position(&mut client, structured("classic", s)).await;
-    assert!(
-        m.starts_with("position.schotten_totten.stones: 8 stones"),
-        "{m}"
+    // The engine's setup counts the stones and names its field.
+    assert_eq!(
+        m,
+        "position.schotten_totten: invalid position: stones: 8 given, 9 expected"
     );
     let mut s = base.clone();
     s.hand_first.as_mut().unwrap().cards[2].card = "Z7".into();

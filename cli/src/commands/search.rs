@@ -16,13 +16,14 @@ fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
     })
 }
 
-/// Evaluates the position: static without limits, searched with them.
+/// Evaluates the position: static without limits or searcher, searched with them.
 pub async fn eval(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()> {
     let current = session.current().await?;
     output::shown(&current.report, session.common.json);
     let request = proto::EvaluateRequest {
         position: Some(current.position),
         limits: limits(args, session.common.seed),
+        searcher: args.searcher.clone(),
     };
     let reply = session
         .client
@@ -40,6 +41,7 @@ pub async fn best(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()
     let request = proto::BestMoveRequest {
         position: Some(current.position),
         limits: limits(args, session.common.seed),
+        searcher: args.searcher.clone(),
     };
     let reply = session
         .client
@@ -64,6 +66,7 @@ pub async fn analyze(
         limits: limits(args, session.common.seed),
         multipv,
         report_interval_ms: interval_ms,
+        searcher: args.searcher.clone(),
     };
     let mut stream = session
         .client

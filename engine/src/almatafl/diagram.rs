@@ -3,12 +3,12 @@
 use super::board::{geometry, ROWS};
 use super::stack::{height, top, DEFENDER, INVADER};
 use super::{AlmaTafl, Cell};
-use crate::game::Game;
+use crate::game::{Game, Outcome};
 
 /// Draws the board: each cell as top piece and height (`i1`, `d2`, `K3`),
 /// `..` empty, `<>` an empty escape spot, `##` the empty throne; row numbers
 /// on the left, the row's first and last cell names on the right.
-pub(crate) fn draw(pos: &AlmaTafl) -> String {
+pub(crate) fn draw(pos: &AlmaTafl, outcome: Option<Outcome>) -> String {
     let geo = geometry();
     let mut out = String::new();
     // Cell (c, r) sits at half-cell offset 2c - r, which ranges over -3..=13.
@@ -53,7 +53,7 @@ pub(crate) fn draw(pos: &AlmaTafl) -> String {
         "i invader, d defender, K King + stack height; <> escape, ## throne\n{} to move",
         AlmaTafl::player_name(pos.side)
     ));
-    if let Some(o) = pos.outcome() {
+    if let Some(o) = outcome {
         out.push_str(&format!("; game over: {}", o.reason));
     }
     out.push('\n');

@@ -7,6 +7,7 @@ use super::board::{geometry, CELLS, NONE};
 use super::movegen::may_land;
 use super::stack::{height, pop, top, DEFENDER, INVADER, KING};
 use super::AlmaTafl;
+use crate::eval::Evaluator;
 use crate::game::Player;
 
 /// Weight of a defender disc on top of a stack.
@@ -20,8 +21,19 @@ const BURY_THREAT: i32 = 150;
 /// Bonus when the King needs 1, 2 or 3 turns to escape on the current board.
 const ESCAPE_DISTANCE: [i32; 3] = [400, 150, 50];
 
-/// Static evaluation in centi-units from the side to move's view.
-pub(crate) fn evaluate(pos: &AlmaTafl) -> i32 {
+/// AlmaTafl's evaluation for the searchers: the King's distance to an escape
+/// spot, invaders able to bury him, discs on top, and mobility.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Evaluation;
+
+impl Evaluator<AlmaTafl> for Evaluation {
+    /// Centi-units from the side to move's view.
+    fn evaluate(&self, pos: &AlmaTafl) -> i32 {
+        evaluate(pos)
+    }
+}
+
+fn evaluate(pos: &AlmaTafl) -> i32 {
     let geo = geometry();
     let (mut def_tops, mut inv_tops, mut mobility) = (0, 0, 0);
     for from in 0..CELLS {

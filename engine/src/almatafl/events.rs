@@ -2,7 +2,7 @@
 
 use super::stack::{height, top, INVADER, KING};
 use super::{cell, AlmaTafl, Move};
-use crate::game::{Event, Game, GameResult};
+use crate::game::{Event, Game, GameResult, Outcome};
 
 fn event(kind: &'static str, cells: &[usize], text: String) -> Event {
     Event {
@@ -12,8 +12,15 @@ fn event(kind: &'static str, cells: &[usize], text: String) -> Event {
     }
 }
 
-/// The events of a legal move `mv` played from `before` to `after`.
-pub(crate) fn events(before: &AlmaTafl, mv: &Move, after: &AlmaTafl) -> Vec<Event> {
+/// The events of a legal move `mv` played from `before` to `after`, which ended
+/// the game with `outcome` (if any) and occurred `repetitions` times before.
+pub(crate) fn events(
+    before: &AlmaTafl,
+    mv: &Move,
+    after: &AlmaTafl,
+    outcome: Option<&Outcome>,
+    repetitions: usize,
+) -> Vec<Event> {
     let raw: Vec<usize> = mv.raw().iter().map(|&c| c as usize).collect();
     let (from, to) = (raw[0], raw[raw.len() - 1]);
     let mut out = Vec::new();
@@ -44,7 +51,7 @@ pub(crate) fn events(before: &AlmaTafl, mv: &Move, after: &AlmaTafl) -> Vec<Even
         ));
     }
     let k = after.king as usize;
-    if let Some(o) = after.outcome() {
+    if let Some(o) = outcome {
         match o.reason {
             "king buried" => out.push(event(
                 "king-buried",
@@ -82,7 +89,7 @@ pub(crate) fn events(before: &AlmaTafl, mv: &Move, after: &AlmaTafl) -> Vec<Even
                 ),
             ));
         }
-    } else if after.reps == 1 {
+    } else if repetitions == 1 {
         out.push(event(
             "repetition",
             &[],

@@ -52,11 +52,11 @@ pub mod board;
 mod diagram;
 mod eval;
 mod events;
-mod history;
 mod movegen;
 mod notation;
 mod setup;
 mod stack;
+mod zobrist;
 
 #[cfg(test)]
 mod reference;
@@ -67,11 +67,15 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 pub use board::Cell;
+pub use eval::Evaluation;
 pub use setup::Setup;
 
-use crate::game::{Event, Game, MoveError, NotationError, Outcome, PlayError, Player, SetupError};
+use crate::game::{
+    Event, Game, NotationError, Outcome, PerfectInformation, Player, Repetition, SetupError,
+};
+use crate::played::{Notation, Played};
+use crate::search::{standard_searchers, PerfectSearch, SearcherInfo};
 use board::{geometry, CELLS};
-use history::History;
 
 /// A short help on the position notation (for `ListGames`).
 pub const POSITION_HELP: &str =
@@ -183,32 +187,19 @@ impl fmt::Debug for Move {
     }
 }
 
-/// An AlmaTafl position with its repetition history.
-#[derive(Clone)]
+/// An AlmaTafl position: the stacks and the side to move (its repetition
+/// history lives beside it, in [`Played`]).
+#[derive(Clone, PartialEq, Eq)]
 pub struct AlmaTafl {
     board: [u8; CELLS],
     king: u8,
     side: Player,
     hash: u64,
-    /// How often this position occurred before (in `history`).
-    reps: u8,
-    history: History,
 }
-
-impl PartialEq for AlmaTafl {
-    /// Same board, side to move, and history as a multiset.
-    fn eq(&self, other: &Self) -> bool {
-        self.board == other.board
-            && self.side == other.side
-            && self.history.sorted() == other.history.sorted()
-    }
-}
-
-impl Eq for AlmaTafl {}
 
 impl fmt::Debug for AlmaTafl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "AlmaTafl({})", self.to_notation())
+        write!(f, "AlmaTafl({})", notation::position_text(self, &[]))
     }
 }
 
@@ -231,41 +222,13 @@ impl AlmaTafl {
         cell(self.king as usize)
     }
 
-    /// Hashes of every earlier position of the game, oldest first (a position
-    /// read from notation gets them in sorted order).
-    pub fn history(&self) -> Vec<u64> {
-        self.history.oldest_first()
-    }
-
-    /// How many times this position occurred before.
-    pub fn repetitions(&self) -> usize {
-        self.reps as usize
-    }
-
-    /// The structured fields of this position (`from_setup` reads them back).
-    pub fn setup(&self) -> Setup {
-        Setup {
-            stacks: self.stacks(),
-            side_to_move: self.side,
-            history: self.history(),
-        }
-    }
-
-    /// Builds a position from structured fields, validating them.
-    pub fn from_setup(setup: &Setup) -> Result<AlmaTafl, SetupError> {
+    /// Builds a game in progress from structured fields, validating them.
+    pub fn from_setup(setup: &Setup) -> Result<Played<AlmaTafl>, SetupError> {
         setup::validate(setup)
     }
 
-    /// Checks that `mv` is legal here, naming the problem if not.
-    pub fn check_move(&self, mv: &Move) -> Result<(), MoveError> {
-        if let Some(o) = self.outcome() {
-            return Err(MoveError::GameOver(o));
-        }
-        movegen::check(self, mv).map_err(MoveError::Illegal)
-    }
-
-    /// The win or draw decided by the board and the history alone (not by a lack of moves).
-    fn decided(&self) -> Option<Outcome> {
+    /// The win decided by the board alone (not by repetition or a lack of moves).
+    fn won(&self) -> Option<Outcome> {
         let geo = geometry();
         let k = self.king as usize;
         if stack::top(self.board[k]) != stack::KING {
@@ -277,9 +240,6 @@ impl AlmaTafl {
         if !self.board.iter().any(|&s| stack::top(s) == stack::DEFENDER) {
             return Some(Outcome::win(Player::One, "no active defender"));
         }
-        if self.reps >= 2 {
-            return Some(Outcome::draw("threefold repetition"));
-        }
         None
     }
 
@@ -287,30 +247,43 @@ impl AlmaTafl {
         let h = board
             .iter()
             .enumerate()
-            .fold(0, |h, (c, &s)| h ^ history::stack_key(c, s));
+            .fold(0, |h, (c, &s)| h ^ zobrist::stack_key(c, s));
         if side == Player::Two {
-            h ^ history::SIDE_KEY
+            h ^ zobrist::SIDE_KEY
         } else {
             h
         }
     }
 
     /// Builds a position from checked parts.
-    fn assemble(board: [u8; CELLS], side: Player, history: History) -> AlmaTafl {
+    fn assemble(board: [u8; CELLS], side: Player) -> AlmaTafl {
         let king = board
             .iter()
             .position(|&s| s != 0 && stack::pieces(s).contains(&Piece::King))
             .unwrap_or(0) as u8;
         let hash = Self::compute_hash(&board, side);
-        let reps = history.count(hash).min(u8::MAX as usize) as u8;
         AlmaTafl {
             board,
             king,
             side,
             hash,
-            reps,
-            history,
         }
+    }
+}
+
+impl Played<AlmaTafl> {
+    /// The structured fields of this game in progress (`from_setup` reads them back).
+    pub fn setup(&self) -> Setup {
+        Setup {
+            stacks: self.position().stacks(),
+            side_to_move: self.side_to_move(),
+            history: self.history().to_vec(),
+        }
+    }
+
+    /// A terminal drawing of the board, the side to move and the outcome.
+    pub fn diagram(&self) -> String {
+        diagram::draw(self.position(), self.outcome())
     }
 }
 
@@ -342,16 +315,7 @@ impl Game for AlmaTafl {
             b[at(name)] = stack::DEFENDER;
         }
         b[at(board::START_KING)] = stack::KING;
-        AlmaTafl::assemble(b, Player::One, History::default())
-    }
-
-    fn from_notation(_variant: Variant, text: &str) -> Result<Self, SetupError> {
-        let setup = notation::parse_position(text)?;
-        setup::validate(&setup)
-    }
-
-    fn to_notation(&self) -> String {
-        notation::position_text(self)
+        AlmaTafl::assemble(b, Player::One)
     }
 
     fn side_to_move(&self) -> Player {
@@ -365,11 +329,16 @@ impl Game for AlmaTafl {
         }
     }
 
-    fn for_each_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
-        if self.decided().is_some() {
-            return ControlFlow::Continue(());
-        }
-        movegen::generate(self, f)
+    fn decided(&self) -> Option<Outcome> {
+        self.won()
+    }
+
+    fn generate<F: FnMut(Move) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
+        movegen::generate(self, &mut f)
+    }
+
+    fn no_moves(&self) -> Outcome {
+        Outcome::win(self.side.opponent(), "no legal move")
     }
 
     fn play_unchecked(&self, mv: &Move) -> Self {
@@ -377,13 +346,11 @@ impl Game for AlmaTafl {
         let (from, to) = (raw[0] as usize, raw[raw.len() - 1] as usize);
         let mut board = self.board;
         let piece = stack::top(board[from]);
-        let mut hash = self.hash ^ history::SIDE_KEY;
-        hash ^= history::stack_key(from, board[from]) ^ history::stack_key(to, board[to]);
+        let mut hash = self.hash ^ zobrist::SIDE_KEY;
+        hash ^= zobrist::stack_key(from, board[from]) ^ zobrist::stack_key(to, board[to]);
         board[from] = stack::pop(board[from]);
         board[to] = stack::push(board[to], piece);
-        hash ^= history::stack_key(from, board[from]) ^ history::stack_key(to, board[to]);
-        let history = self.history.with(self.hash);
-        let reps = history.count(hash).min(u8::MAX as usize) as u8;
+        hash ^= zobrist::stack_key(from, board[from]) ^ zobrist::stack_key(to, board[to]);
         AlmaTafl {
             board,
             king: if piece == stack::KING {
@@ -393,56 +360,65 @@ impl Game for AlmaTafl {
             },
             side: self.side.opponent(),
             hash,
-            reps,
-            history,
         }
     }
 
-    fn play(self, mv: &Move) -> Result<Self, PlayError<Self>> {
-        match self.check_move(mv) {
-            Ok(()) => Ok(self.play_unchecked(mv)),
-            Err(error) => Err(PlayError {
-                error,
-                position: self,
-            }),
-        }
+    /// Any legal chain is accepted (the move list gives one per end cell).
+    fn check_move(&self, mv: &Move) -> Result<Move, String> {
+        movegen::check(self, mv).map(|()| *mv)
     }
 
-    fn move_events(&self, mv: &Move, after: &Self) -> Vec<Event> {
-        events::events(self, mv, after)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        if let Some(o) = self.decided() {
-            return Some(o);
-        }
-        if movegen::generate(self, &mut |_| ControlFlow::Break(())).is_continue() {
-            return Some(Outcome::win(self.side.opponent(), "no legal move"));
-        }
-        None
+    fn move_events(
+        &self,
+        mv: &Move,
+        after: &Self,
+        outcome: Option<&Outcome>,
+        repetitions: usize,
+    ) -> Vec<Event> {
+        events::events(self, mv, after, outcome, repetitions)
     }
 
     fn hash(&self) -> u64 {
         self.hash
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+    fn repetition(&self) -> Option<Repetition> {
+        Some(Repetition {
+            draw_at: 3,
+            reason: "threefold repetition",
+        })
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         notation::parse_move(text)
     }
 
-    fn move_to_text(&self, mv: &Move) -> String {
-        notation::move_text(mv)
-    }
-
     fn push_move_text(&self, mv: &Move, out: &mut String) {
         notation::push_move_text(mv, out);
     }
+}
 
-    fn diagram(&self) -> String {
-        diagram::draw(self)
+impl PerfectInformation for AlmaTafl {}
+
+impl Notation for AlmaTafl {
+    const POSITION_HELP: &'static str = POSITION_HELP;
+    const MOVE_HELP: &'static str = MOVE_HELP;
+
+    fn read(_variant: Variant, text: &str) -> Result<Played<AlmaTafl>, SetupError> {
+        let setup = notation::parse_position(text)?;
+        setup::validate(&setup)
+    }
+
+    fn write(played: &Played<AlmaTafl>) -> String {
+        notation::position_text(played.position(), played.history())
+    }
+}
+
+impl PerfectSearch for AlmaTafl {
+    type Evaluation = Evaluation;
+
+    fn searchers() -> &'static [SearcherInfo<Played<AlmaTafl>>] {
+        static SEARCHERS: [SearcherInfo<Played<AlmaTafl>>; 2] = standard_searchers::<AlmaTafl>();
+        &SEARCHERS
     }
 }

@@ -22,9 +22,9 @@ pub(crate) fn may_land(geo: &Geometry, board: &[u8; CELLS], piece: u8, to: usize
 }
 
 /// Calls `f` with every legal move (the game is known not to be decided).
-pub(crate) fn generate(
+pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
     pos: &AlmaTafl,
-    f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+    f: &mut F,
 ) -> ControlFlow<()> {
     let geo = geometry();
     for from in 0..CELLS {
@@ -107,10 +107,10 @@ impl Chain {
 
 /// Breadth-first over King landings: each end cell once, by its shortest
 /// chain, ties going to the chain that is smallest cell by cell.
-fn king_chains(
+fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
     pos: &AlmaTafl,
     start: usize,
-    f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+    f: &mut F,
 ) -> ControlFlow<()> {
     let geo = geometry();
     let chain = Chain::new(pos, start);

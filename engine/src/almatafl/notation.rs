@@ -42,8 +42,8 @@ pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
     Move::new(&cells).ok_or_else(|| NotationError::new(format!("'{t}' is not a move")))
 }
 
-/// Writes a position.
-pub(crate) fn position_text(pos: &AlmaTafl) -> String {
+/// Writes a position and its history.
+pub(crate) fn position_text(pos: &AlmaTafl, history: &[u64]) -> String {
     let board: Vec<String> = pos
         .stacks()
         .iter()
@@ -59,7 +59,8 @@ pub(crate) fn position_text(pos: &AlmaTafl) -> String {
         Player::One => "i",
         Player::Two => "d",
     };
-    let hist = pos.history.sorted();
+    let mut hist = history.to_vec();
+    hist.sort_unstable();
     let mut entries = Vec::new();
     let mut i = 0;
     while i < hist.len() {

@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 
 use super::board::{self, CELLS};
-use super::history::History;
 use super::{stack, AlmaTafl, Cell, Piece};
 use crate::game::{Player, SetupError};
+use crate::played::Played;
 
-/// The structured fields of a position. Build one and pass it to
+/// The structured fields of a game in progress (position and history). Build one and pass it to
 /// [`AlmaTafl::from_setup`], which validates it: each cell listed once,
 /// stacks of at most 3, exactly one King, at most 24 invaders and 12
 /// defender discs, the King never under a defender nor under more than one
@@ -26,8 +26,8 @@ pub struct Setup {
     pub history: Vec<u64>,
 }
 
-/// Checks a setup and builds the position.
-pub(crate) fn validate(setup: &Setup) -> Result<AlmaTafl, SetupError> {
+/// Checks a setup and builds the game in progress.
+pub(crate) fn validate(setup: &Setup) -> Result<Played<AlmaTafl>, SetupError> {
     let mut problems = Vec::new();
     let mut board = [0u8; CELLS];
     let mut seen = [false; CELLS];
@@ -130,6 +130,8 @@ pub(crate) fn validate(setup: &Setup) -> Result<AlmaTafl, SetupError> {
         ));
     }
     SetupError::check(problems)?;
-    let history = History::from_oldest_first(&setup.history);
-    Ok(AlmaTafl::assemble(board, setup.side_to_move, history))
+    Ok(Played::from_parts(
+        AlmaTafl::assemble(board, setup.side_to_move),
+        setup.history.clone(),
+    ))
 }

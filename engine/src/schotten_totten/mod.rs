@@ -6,11 +6,13 @@
 //! # States
 //! [`FullState`] is the referee's state (both hands, both decks in order); it
 //! implements [`Game`], and the draw takes the top card of the chosen deck, so a
-//! referee runs a game with [`Game::play`]. [`View`] is what one player knows
-//! ([`FullState::view`]); its legal moves are the viewer's, and [`View::play`]
-//! applies the viewer's own move, a drawn card becoming an unknown card (`?`)
-//! unless the viewer knew it (a card it returned with Recruiter). The
-//! [`ismcts`] searcher and the reference players read only views.
+//! referee runs a game with [`FullState::play`]. [`View`] is what one player
+//! knows ([`FullState::view`], an [`InformationSet`]); its legal moves are the
+//! viewer's, and [`View::play`] applies the viewer's own move, a drawn card
+//! becoming an unknown card (`?`) unless the viewer knew it (a card it returned
+//! with Recruiter). The searcher and the reference players read only views.
+//! Both are built from validated fields ([`Setup`], [`ViewSetup`]) or text;
+//! [`Position`] is either, as the service takes them.
 //!
 //! # Turns and moves
 //! One [`Move`] is one turn: the card action, the stones claimed and the deck
@@ -81,23 +83,26 @@
 //!   referee for the new view before returning.
 //!
 //! # Search
-//! [`ismcts::search`] and [`ismcts::evaluate`] read a [`View`] only; its
-//! moves always claim every stone they can (a reduction of the move set:
-//! claiming never hurts) and draw from the clan deck while it has cards. [`ismcts::random_player`], [`ismcts::greedy_player`]
-//! and [`ismcts::play_match`] drive matches; [`formation::bench_proof`] times
-//! the claim proof for benchmarks.
+//! Information-set MCTS ([`crate::search::ismcts`]) with this game's
+//! [`search::Policy`] reads a [`View`] only; its moves always claim every
+//! stone they can (a reduction of the move set: claiming never hurts) and draw
+//! from the clan deck while it has cards. [`players`] holds the random, greedy
+//! and ISMCTS reference players and their seeded matches.
 
-pub mod any;
 pub mod board;
 pub mod cards;
 pub mod diagram;
 pub mod formation;
-pub mod ismcts;
+mod leaf;
 pub mod move_notation;
 pub mod moves;
 pub mod notation;
 pub mod players;
+mod position;
+pub mod search;
+mod setup;
 pub mod state;
+mod text;
 mod validate;
 
 #[cfg(test)]
@@ -106,12 +111,18 @@ mod tests;
 use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 
+use rand::Rng;
+
 pub use board::{Board, Deck, Phase, Stone};
 pub use cards::Card;
 pub use moves::{Action, Move};
-pub use state::{FullState, View};
+pub use position::Position;
+pub use setup::{Setup, StoneSetup, TableSetup, ViewDeck, ViewHand, ViewSetup};
+pub use state::{DeckCard, FullState, HandCard, View};
 
-use crate::{Event, Game, NotationError, Outcome, Player, SetupError};
+use crate::information::{HiddenInformation, InformationSet};
+use crate::played::{Notation, Played};
+use crate::{Event, Game, MoveError, NotationError, Outcome, PlayError, Player, SetupError};
 
 /// The rule presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -145,6 +156,17 @@ impl Variant {
     }
 }
 
+/// A short help on the position notation (for `ListGames`).
+pub const POSITION_HELP: &str = "a full state ('full turn:1 pass:0 tc:0,0 st:... h1:... h2:... \
+dc:... dt:... x:...', the referee's) or a player's view ('view:1 ...', unknown cards '?', \
+decks as sizes); stones st: as first-side:modes:second-side:claim separated by '/'; cards \
+G5 (colour G B R Y P K + rank) or JOKER SPY SHIELD BLIND MUD RECRUITER STRATEGIST BANSHEE TRAITOR";
+
+/// A short help on the move notation (for `ListGames`).
+pub const MOVE_HELP: &str = "parts separated by spaces: p:G5@3 (play on stone 3), \
+p:STRATEGIST:G5@3>5, p:BANSHEE:R2@4, p:TRAITOR:R2@4>6, p:RECRUITER:2+1 then r:G5,SPY, \
+x:SPY (discard), pass; c:3,4 (claim stones); d:clan or d:tactic (deck to draw from)";
+
 /// Player names: `first` (One), `second` (Two).
 pub const PLAYER_NAMES: [&str; 2] = ["first", "second"];
 
@@ -163,9 +185,46 @@ impl Hasher for Fnv {
 }
 
 impl FullState {
-    /// Reads a full state (same as [`Game::from_notation`]).
-    pub fn from_setup(variant: Variant, text: &str) -> Result<FullState, SetupError> {
+    /// Reads a full state (`full ...`), validating it.
+    pub fn from_notation(variant: Variant, text: &str) -> Result<FullState, SetupError> {
         notation::parse_full(variant, text)
+    }
+
+    /// Writes the state's notation.
+    pub fn to_notation(&self) -> String {
+        notation::full_text(self)
+    }
+
+    /// The end of the game, if it is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.board.outcome()
+    }
+
+    /// Appends every legal move of the side to move (nothing once the game is over).
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.outcome().is_none() {
+            let _ = self.for_each(&mut |m| {
+                out.push(m);
+                ControlFlow::Continue(())
+            });
+        }
+    }
+
+    /// Plays a move after checking it: the new state, or the error with this
+    /// state handed back.
+    #[allow(clippy::result_large_err)] // the same shape as `Played::play`
+    pub fn play(self, mv: &Move) -> Result<FullState, PlayError<FullState>> {
+        let checked = match self.outcome() {
+            Some(o) => Err(MoveError::GameOver(o)),
+            None => self.check_move(mv).map_err(MoveError::Illegal),
+        };
+        match checked {
+            Ok(mv) => Ok(self.apply(&mv)),
+            Err(error) => Err(PlayError {
+                error,
+                position: self,
+            }),
+        }
     }
 
     /// The diagram, with ANSI colours if `ansi`.
@@ -227,14 +286,6 @@ impl Game for FullState {
         FullState::new_game(variant, seed)
     }
 
-    fn from_notation(variant: Variant, text: &str) -> Result<Self, SetupError> {
-        notation::parse_full(variant, text)
-    }
-
-    fn to_notation(&self) -> String {
-        notation::full_text(self)
-    }
-
     fn side_to_move(&self) -> Player {
         self.board.to_move
     }
@@ -243,22 +294,35 @@ impl Game for FullState {
         PLAYER_NAMES[player.index()]
     }
 
-    fn for_each_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
-        self.for_each(f)
+    fn decided(&self) -> Option<Outcome> {
+        self.board.outcome()
+    }
+
+    fn generate<F: FnMut(Move) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
+        self.for_each(&mut f)
+    }
+
+    /// Never reached: a player who cannot play discards or passes. Were it,
+    /// the end after two passes would apply: more stones wins.
+    fn no_moves(&self) -> Outcome {
+        let (a, b) = (
+            self.board.stones_of(Player::One),
+            self.board.stones_of(Player::Two),
+        );
+        match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Outcome::win(Player::One, "more stones"),
+            std::cmp::Ordering::Less => Outcome::win(Player::Two, "more stones"),
+            std::cmp::Ordering::Equal => Outcome::draw("equal stones"),
+        }
     }
 
     fn play_unchecked(&self, mv: &Move) -> Self {
         self.apply(mv)
     }
 
-    fn play(self, mv: &Move) -> Result<Self, crate::PlayError<Self>> {
+    /// The canonical form of `mv` if it is legal (claims and draws in any order).
+    fn check_move(&self, mv: &Move) -> Result<Move, String> {
         let mv = moves::canonical(*mv);
-        if let Some(outcome) = self.outcome() {
-            return Err(crate::PlayError {
-                error: crate::MoveError::GameOver(outcome),
-                position: self,
-            });
-        }
         let legal = self
             .for_each(&mut |m| {
                 if m == mv {
@@ -269,17 +333,22 @@ impl Game for FullState {
             })
             .is_break();
         if legal {
-            Ok(self.apply(&mv))
+            Ok(mv)
         } else {
-            let text = self.move_to_text(&mv);
-            Err(crate::PlayError {
-                error: crate::MoveError::Illegal(format!("{text} is not a legal move here")),
-                position: self,
-            })
+            Err(format!(
+                "{} is not a legal move here",
+                self.move_to_text(&mv)
+            ))
         }
     }
 
-    fn move_events(&self, mv: &Move, after: &Self) -> Vec<Event> {
+    fn move_events(
+        &self,
+        mv: &Move,
+        _after: &Self,
+        outcome: Option<&Outcome>,
+        _repetitions: usize,
+    ) -> Vec<Event> {
         let mut ev = Vec::new();
         let me = self.board.to_move;
         for i in 0..9 {
@@ -302,7 +371,7 @@ impl Game for FullState {
                 ),
             });
         }
-        if let Some(o) = after.outcome() {
+        if let Some(o) = outcome {
             ev.push(Event {
                 kind: "game-over",
                 cells: Vec::new(),
@@ -312,19 +381,10 @@ impl Game for FullState {
         ev
     }
 
-    fn outcome(&self) -> Option<Outcome> {
-        self.board.outcome()
-    }
-
     fn hash(&self) -> u64 {
         let mut h = Fnv(0xcbf2_9ce4_8422_2325);
         Hash::hash(self, &mut h);
         h.finish()
-    }
-
-    fn evaluate(&self) -> i32 {
-        let me = self.board.to_move;
-        (self.board.stones_of(me) as i32 - self.board.stones_of(me.opponent()) as i32) * 100
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
@@ -335,11 +395,57 @@ impl Game for FullState {
         )
     }
 
-    fn move_to_text(&self, mv: &Move) -> String {
-        move_notation::move_text(&self.board, mv)
+    fn push_move_text(&self, mv: &Move, out: &mut String) {
+        out.push_str(&move_notation::move_text(&self.board, mv));
+    }
+}
+
+impl Notation for FullState {
+    const POSITION_HELP: &'static str = POSITION_HELP;
+    const MOVE_HELP: &'static str = MOVE_HELP;
+
+    fn read(variant: Variant, text: &str) -> Result<Played<FullState>, SetupError> {
+        FullState::from_notation(variant, text).map(Played::new)
     }
 
-    fn diagram(&self) -> String {
-        diagram::full_diagram(self, false)
+    fn write(played: &Played<FullState>) -> String {
+        played.position().to_notation()
+    }
+}
+
+impl HiddenInformation for FullState {
+    type View = View;
+
+    fn view(&self, player: Player) -> View {
+        FullState::view(self, player)
+    }
+}
+
+impl InformationSet for View {
+    type Move = Move;
+    type State = FullState;
+
+    fn viewer(&self) -> Player {
+        self.viewer
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.board.to_move
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        View::outcome(self)
+    }
+
+    fn viewer_moves(&self, out: &mut Vec<Move>) {
+        out.extend(self.legal_moves());
+    }
+
+    fn play(self, mv: &Move) -> Result<View, PlayError<View>> {
+        View::play(self, mv)
+    }
+
+    fn determinize<R: Rng>(&self, rng: &mut R) -> Played<FullState> {
+        Played::new(View::determinize(self, rng))
     }
 }

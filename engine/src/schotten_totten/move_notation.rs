@@ -3,7 +3,7 @@
 use super::board::{Board, Deck};
 use super::cards::Card;
 use super::moves::{self, Action, Move};
-use super::notation::list;
+use super::text::list;
 use crate::NotationError;
 
 fn stones_list(set: u16) -> String {
@@ -52,9 +52,42 @@ pub fn move_text(board: &Board, mv: &Move) -> String {
 }
 
 fn parse_stone(t: &str) -> Result<u8, NotationError> {
-    match t.parse::<u8>() {
-        Ok(n) if (1..=9).contains(&n) => Ok(n - 1),
+    match t.parse::<u32>() {
+        Ok(n) => stone_index(n),
         _ => Err(NotationError::new(format!("'{t}' is not a stone 1..9"))),
+    }
+}
+
+/// The 0-based index of stone `number` (stones are numbered 1..9, left to right).
+pub fn stone_index(number: u32) -> Result<u8, NotationError> {
+    match number {
+        1..=9 => Ok(number as u8 - 1),
+        _ => Err(NotationError::new(format!(
+            "'{number}' is not a stone 1..9"
+        ))),
+    }
+}
+
+/// The draw of a move whose deck was not said: none for actions without a
+/// draw, else the only choice, else an error asking for it.
+pub fn default_draw(
+    board: &Board,
+    deck_len: [usize; 2],
+    action: &Action,
+) -> Result<Option<Deck>, NotationError> {
+    if matches!(
+        action,
+        Action::Recruiter { .. } | Action::Return { .. } | Action::Pass
+    ) {
+        return Ok(None);
+    }
+    let opts = moves::draw_options(board, deck_len);
+    if opts.len() == 1 {
+        Ok(opts[0])
+    } else {
+        Err(NotationError::new(
+            "say which deck to draw from (d:clan or d:tactic)",
+        ))
     }
 }
 
@@ -178,23 +211,7 @@ pub fn parse_move(board: &Board, deck_len: [usize; 2], text: &str) -> Result<Mov
     let action = action.ok_or_else(|| NotationError::new("no action (p:, r:, x: or pass)"))?;
     let draw = match draw {
         Some(d) => Some(d),
-        None if matches!(
-            action,
-            Action::Recruiter { .. } | Action::Return { .. } | Action::Pass
-        ) =>
-        {
-            None
-        }
-        None => {
-            let opts = moves::draw_options(board, deck_len);
-            if opts.len() == 1 {
-                opts[0]
-            } else {
-                return Err(NotationError::new(
-                    "say which deck to draw from (d:clan or d:tactic)",
-                ));
-            }
-        }
+        None => default_draw(board, deck_len, &action)?,
     };
     Ok(moves::canonical(Move {
         claims: claims.unwrap_or(0),

@@ -1,25 +1,14 @@
 //! Text notation of positions (full states and views), as described in the
-//! module documentation of [`super`].
+//! module documentation of [`super`]. Reading goes through the setups
+//! ([`super::setup`]), which hold the validation.
 
 use super::board::{Board, Phase, Stone};
 use super::cards::Card;
-use super::state::{board_cards, DeckCard, FullState, HandCard, View};
-use super::validate::{check_counts, check_hand_size, validate_board};
+use super::setup::{self, Setup, StoneSetup, TableSetup, ViewDeck, ViewHand, ViewSetup};
+use super::state::{DeckCard, FullState, HandCard, View};
+use super::text::{list, pnum};
 use super::Variant;
 use crate::{Player, SetupError};
-
-/// `1` or `2`.
-pub(crate) fn pnum(p: Player) -> char {
-    match p {
-        Player::One => '1',
-        Player::Two => '2',
-    }
-}
-
-/// Joins texts with commas.
-pub(crate) fn list(cards: impl IntoIterator<Item = String>) -> String {
-    cards.into_iter().collect::<Vec<_>>().join(",")
-}
 
 fn stone_text(st: &Stone) -> String {
     let side = |p: Player| {
@@ -183,75 +172,93 @@ fn parse_cards(t: &str, what: &str, problems: &mut Vec<String>) -> Vec<Card> {
     out
 }
 
-fn parse_board(variant: Variant, f: &Fields, problems: &mut Vec<String>) -> Board {
-    let mut b = Board::new(variant);
+fn parse_count(f: &Fields, key: &str, problems: &mut Vec<String>) -> u32 {
+    let t = need(f, key, problems);
+    match t.parse::<u32>() {
+        Ok(n) => n,
+        _ if t.is_empty() => 0,
+        _ => {
+            problems.push(format!("{key}: '{t}' is not a number"));
+            0
+        }
+    }
+}
+
+fn parse_table(f: &Fields, problems: &mut Vec<String>) -> TableSetup {
     let turn = need(f, "turn", problems);
-    let (who, phase) = match turn.strip_suffix('r') {
-        Some(w) => (w, Phase::Return),
-        None => (turn, Phase::Play),
+    let (who, pending) = match turn.strip_suffix('r') {
+        Some(w) => (w, true),
+        None => (turn, false),
     };
-    match parse_player(who) {
-        Some(p) => b.to_move = p,
-        None if turn.is_empty() => {}
-        None => problems.push(format!("turn: '{turn}' is not 1, 2, 1r or 2r")),
-    }
-    b.phase = phase;
-    let pass = need(f, "pass", problems);
-    match pass.parse::<u8>() {
-        Ok(n) if n <= 2 => b.passes = n,
-        _ if pass.is_empty() => {}
-        _ => problems.push(format!("pass: '{pass}' is not 0, 1 or 2")),
-    }
+    let side_to_move = match parse_player(who) {
+        Some(p) => p,
+        None if turn.is_empty() => Player::One,
+        None => {
+            problems.push(format!("turn: '{turn}' is not 1, 2, 1r or 2r"));
+            Player::One
+        }
+    };
+    let passes = parse_count(f, "pass", problems);
     let tc = need(f, "tc", problems);
-    let counts: Vec<Option<u8>> = tc.split(',').map(|x| x.parse().ok()).collect();
-    match counts.as_slice() {
-        [Some(a), Some(c)] if *a <= 10 && *c <= 10 => b.tactics_played = [*a, *c],
-        _ if tc.is_empty() => {}
-        _ => problems.push(format!("tc: '{tc}' is not two counts 0..10")),
-    }
+    let counts: Vec<Option<u32>> = tc.split(',').map(|x| x.parse().ok()).collect();
+    let tactics_played = match counts.as_slice() {
+        [Some(a), Some(c)] => [*a, *c],
+        _ if tc.is_empty() => [0, 0],
+        _ => {
+            problems.push(format!("tc: '{tc}' is not two counts 0..10"));
+            [0, 0]
+        }
+    };
     let st = need(f, "st", problems);
-    let stones: Vec<&str> = st.split('/').collect();
-    if !st.is_empty() && stones.len() != 9 {
-        problems.push(format!("st: {} stones given, 9 expected", stones.len()));
-    }
-    for (i, s) in stones.iter().enumerate().take(9) {
-        let parts: Vec<&str> = s.split(':').collect();
-        if parts.len() != 4 {
-            problems.push(format!(
-                "stone {}: '{s}' is not side:modes:side:claim",
-                i + 1
-            ));
-            continue;
-        }
-        let stone = &mut b.stones[i];
-        for (k, p) in [(0, Player::One), (2, Player::Two)] {
-            let mut t = parts[k];
-            if let Some(x) = t.strip_suffix('*') {
-                t = x;
-                if stone.first.is_some() {
-                    problems.push(format!("stone {}: both sides marked first", i + 1));
+    let mut stones = Vec::new();
+    if !st.is_empty() {
+        for (i, s) in st.split('/').enumerate() {
+            let parts: Vec<&str> = s.split(':').collect();
+            let mut stone = StoneSetup::default();
+            if parts.len() != 4 {
+                problems.push(format!(
+                    "stone {}: '{s}' is not side:modes:side:claim",
+                    i + 1
+                ));
+                stones.push(stone);
+                continue;
+            }
+            for (k, p) in [(0, Player::One), (2, Player::Two)] {
+                let mut t = parts[k];
+                if let Some(x) = t.strip_suffix('*') {
+                    t = x;
+                    if stone.completed_first.is_some() {
+                        problems.push(format!("stone {}: both sides marked first", i + 1));
+                    }
+                    stone.completed_first = Some(p);
                 }
-                stone.first = Some(p);
+                stone.sides[p.index()] = parse_cards(t, &format!("stone {}", i + 1), problems);
             }
-            stone.sides[p.index()] = parse_cards(t, &format!("stone {}", i + 1), problems);
-        }
-        for ch in parts[1].chars() {
-            match ch {
-                'B' if !stone.blind => stone.blind = true,
-                'M' if !stone.mud => stone.mud = true,
-                _ => problems.push(format!("stone {}: bad combat modes '{}'", i + 1, parts[1])),
+            for ch in parts[1].chars() {
+                match ch {
+                    'B' if !stone.blind => stone.blind = true,
+                    'M' if !stone.mud => stone.mud = true,
+                    _ => problems.push(format!("stone {}: bad combat modes '{}'", i + 1, parts[1])),
+                }
             }
-        }
-        match parts[3] {
-            "-" => {}
-            c => match parse_player(c) {
-                Some(p) => stone.claimed = Some(p),
-                None => problems.push(format!("stone {}: claim '{c}' is not -, 1 or 2", i + 1)),
-            },
+            match parts[3] {
+                "-" => {}
+                c => match parse_player(c) {
+                    Some(p) => stone.claimed = Some(p),
+                    None => problems.push(format!("stone {}: claim '{c}' is not -, 1 or 2", i + 1)),
+                },
+            }
+            stones.push(stone);
         }
     }
-    b.discard = parse_cards(need(f, "x", problems), "discard", problems);
-    b
+    TableSetup {
+        side_to_move,
+        recruiter_return_pending: pending,
+        passes,
+        tactics_played,
+        stones,
+        discard: parse_cards(need(f, "x", problems), "discard", problems),
+    }
 }
 
 /// Reads a full state.
@@ -261,7 +268,7 @@ pub fn parse_full(variant: Variant, text: &str) -> Result<FullState, SetupError>
     if f.kind != "full" {
         problems.push(format!("a full state starts with 'full', not '{}'", f.kind));
     }
-    let board = parse_board(variant, &f, &mut problems);
+    let table = parse_table(&f, &mut problems);
     let mut hands: [Vec<HandCard>; 2] = [Vec::new(), Vec::new()];
     for (k, key) in ["h1", "h2"].iter().enumerate() {
         for part in need(&f, key, &mut problems)
@@ -280,7 +287,6 @@ pub fn parse_full(variant: Variant, text: &str) -> Result<FullState, SetupError>
                 None => problems.push(format!("{key}: '{part}' is not a card")),
             }
         }
-        hands[k].sort();
     }
     let mut decks: [Vec<DeckCard>; 2] = [Vec::new(), Vec::new()];
     for (d, key) in ["dc", "dt"].iter().enumerate() {
@@ -299,22 +305,17 @@ pub fn parse_full(variant: Variant, text: &str) -> Result<FullState, SetupError>
                 None => (part, 0),
             };
             match Card::parse(name) {
-                Some(card) if (d == 0) == card.is_clan() => decks[d].push(DeckCard { card, known }),
-                Some(card) => problems.push(format!("{key}: {card} does not belong in this deck")),
+                Some(card) => decks[d].push(DeckCard { card, known }),
                 None => problems.push(format!("{key}: '{part}' is not a card")),
             }
         }
     }
-    let s = FullState {
-        board,
+    let setup = Setup {
+        table,
         hands,
         decks,
     };
-    check_counts(variant, &s.card_counts(), true, &mut problems);
-    validate_board(&s.board, &mut problems);
-    for p in [Player::One, Player::Two] {
-        check_hand_size(&s.board, p, s.hands[p.index()].len(), &mut problems);
-    }
+    let s = setup::full_state(variant, &setup, &mut problems);
     SetupError::check(problems).map(|_| s)
 }
 
@@ -332,105 +333,50 @@ pub fn parse_view(variant: Variant, text: &str) -> Result<View, SetupError> {
             Player::One
         }
     };
-    let board = parse_board(variant, &f, &mut problems);
-    let mut hands: [(Vec<Card>, usize); 2] = [(Vec::new(), 0), (Vec::new(), 0)];
+    let table = parse_table(&f, &mut problems);
+    let mut hands: [ViewHand; 2] = Default::default();
     for (k, key) in ["h1", "h2"].iter().enumerate() {
         for part in need(&f, key, &mut problems)
             .split(',')
             .filter(|s| !s.is_empty())
         {
             if part == "?" {
-                hands[k].1 += 1;
+                hands[k].unknown += 1;
             } else {
                 match Card::parse(part) {
-                    Some(c) => hands[k].0.push(c),
+                    Some(c) => hands[k].known.push(c),
                     None => problems.push(format!("{key}: '{part}' is not a card or ?")),
                 }
             }
         }
-        hands[k].0.sort();
     }
-    let mut deck_len = [0u8; 2];
-    let mut deck_known: [Vec<(u8, Card)>; 2] = [Vec::new(), Vec::new()];
+    let mut decks: [ViewDeck; 2] = Default::default();
     for (d, key) in ["dc", "dt"].iter().enumerate() {
         let t = need(&f, key, &mut problems);
         if t.is_empty() {
             continue;
         }
         let (len, known) = t.split_once(':').unwrap_or((t, ""));
-        match len.parse::<u8>() {
-            Ok(n) if n as usize <= if d == 0 { 54 } else { 10 } => deck_len[d] = n,
+        match len.parse::<u32>() {
+            Ok(n) => decks[d].size = n,
             _ => problems.push(format!("{key}: '{len}' is not a deck size")),
         }
         for part in known.split(',').filter(|s| !s.is_empty()) {
             let parsed = part
                 .split_once('=')
-                .and_then(|(p, c)| Some((p.parse::<u8>().ok()?, Card::parse(c)?)));
+                .and_then(|(p, c)| Some((p.parse::<u32>().ok()?, Card::parse(c)?)));
             match parsed {
-                Some((pos, c)) => {
-                    if pos >= deck_len[d] {
-                        problems.push(format!("{key}: position {pos} beyond the deck"));
-                    }
-                    if (d == 0) != c.is_clan() {
-                        problems.push(format!("{key}: {c} does not belong in this deck"));
-                    }
-                    if deck_known[d].iter().any(|e| e.0 == pos) {
-                        problems.push(format!("{key}: position {pos} given twice"));
-                    }
-                    deck_known[d].push((pos, c));
-                }
+                Some(entry) => decks[d].known.push(entry),
                 None => problems.push(format!("{key}: '{part}' is not position=card")),
             }
         }
-        deck_known[d].sort();
     }
-    let opp = viewer.opponent();
-    let (hand, hand_unknown) = hands[viewer.index()].clone();
-    let (opp_known, opp_unknown) = hands[opp.index()].clone();
-    let v = View {
-        board,
+    let setup = ViewSetup {
         viewer,
-        hand,
-        hand_unknown: hand_unknown.min(255) as u8,
-        opp_count: (opp_known.len() + opp_unknown).min(255) as u8,
-        opp_known,
-        deck_len,
-        deck_known,
+        table,
+        hands,
+        decks,
     };
-    let mut counts = [0u8; super::cards::KINDS];
-    for &c in v.hand.iter().chain(&v.opp_known) {
-        counts[c.id() as usize] += 1;
-    }
-    for d in &v.deck_known {
-        for &(_, c) in d {
-            counts[c.id() as usize] += 1;
-        }
-    }
-    board_cards(&v.board, &mut |c| counts[c.id() as usize] += 1);
-    check_counts(variant, &counts, false, &mut problems);
-    validate_board(&v.board, &mut problems);
-    check_hand_size(
-        &v.board,
-        viewer,
-        v.hand.len() + v.hand_unknown as usize,
-        &mut problems,
-    );
-    check_hand_size(&v.board, opp, v.opp_count as usize, &mut problems);
-    if problems.is_empty() {
-        let unseen = v.unseen();
-        let clan = unseen.iter().filter(|c| c.is_clan()).count();
-        let slots = [0, 1].map(|d| v.deck_len[d] as usize - v.deck_known[d].len());
-        let hidden_hands = v.hand_unknown as usize + v.opp_count as usize - v.opp_known.len();
-        if clan < slots[0] || unseen.len() - clan < slots[1] {
-            problems.push("the decks are larger than the unseen cards allow".into());
-        }
-        if unseen.len() != slots[0] + slots[1] + hidden_hands {
-            problems.push(format!(
-                "{} cards are unaccounted for, but the decks and hands hide {}",
-                unseen.len(),
-                slots[0] + slots[1] + hidden_hands
-            ));
-        }
-    }
+    let v = setup::view(variant, &setup, &mut problems);
     SetupError::check(problems).map(|_| v)
 }

@@ -1,9 +1,10 @@
-//! Checks that a position read from text is one the rules can produce.
+//! Checks that a position given from outside (a setup, read from text or a
+//! message) is one the rules can produce.
 
 use super::board::{Board, Phase};
 use super::cards::Card;
 use super::formation::strength;
-use super::notation::pnum;
+use super::text::pnum;
 use super::Variant;
 use crate::Player;
 

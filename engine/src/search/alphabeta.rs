@@ -1,5 +1,5 @@
 //! Iterative-deepening alpha-beta (negamax with principal variation search)
-//! over any [`Game`].
+//! over any perfect-information [`Game`], scoring leaves with an [`Evaluator`].
 //!
 //! - A transposition table keyed by [`Game::hash`] (`search/tt.rs`); cutoffs from it
 //!   are taken only at non-PV nodes, so principal variations stay whole.
@@ -11,12 +11,13 @@
 //! - Multi-PV as in Stockfish: the root moves are searched once per requested
 //!   line, over the moves not yet reported, with an aspiration window around
 //!   the previous iteration's score that widens until the value is exact.
-//! - Values use the `MATE - ply` encoding of [`super::MATE`]; a terminal
-//!   position is valued by [`Game::outcome`] (draws are 0).
+//! - Values use the `MATE - ply` encoding of [`super::MATE`]; a finished game
+//!   is valued by its outcome (draws are 0).
 //!
-//! Repetition draws come from the positions themselves: they carry their
-//! history and `outcome()` reports the draw, checked before the table is
-//! probed. The usual graph-history caveat applies: the hash covers the board
+//! Repetition draws come from a [`History`] of the game and the path, checked
+//! before the table is probed. One move generation per node: the moves and
+//! "no legal move" come from the same pass ([`History::turn`]); at the
+//! horizon only the first move is looked for. The usual graph-history caveat applies: the hash covers the board
 //! and the side to move, not the history, so a value stored for a position
 //! reached along one path may be reused along another path where a
 //! repetition draw was (or was not) available deeper down. This can misjudge
@@ -25,10 +26,13 @@
 use std::sync::atomic::AtomicBool;
 
 use super::clock::Clock;
-use super::ordering::{History, Killers, TT_MOVE_SCORE};
+use super::ordering::{HistoryTable, Killers, TT_MOVE_SCORE};
 use super::tt::{Bound, TranspositionTable, NO_MOVE};
-use super::{Info, Limits, Line, Score, MATE, MATE_BOUND};
-use crate::{Game, GameResult, Outcome, Player};
+use super::{Info, Limits, Line, Score, Searcher, MATE, MATE_BOUND};
+use crate::eval::Evaluator;
+use crate::game::{Game, GameResult, Outcome, PerfectInformation, Player};
+use crate::history::History;
+use crate::played::Played;
 
 /// Transposition table size of [`search`], in MB.
 pub const DEFAULT_TT_MB: usize = 16;
@@ -45,23 +49,27 @@ const ASPIRATION_DELTA: i32 = 30;
 /// Beyond this half-width a failed aspiration search uses the full window.
 const ASPIRATION_MAX_DELTA: i32 = 2000;
 
-/// Searches `pos` within `limits` until done or `stop` is set, with a fresh
+/// Searches `root` within `limits` until done or `stop` is set, with a fresh
 /// [`AlphaBeta`] of [`DEFAULT_TT_MB`]; see [`AlphaBeta::search`].
-pub fn search<G: Game>(
-    pos: &G,
+pub fn search<G: Game, E: Evaluator<G>>(
+    root: &Played<G>,
+    evaluator: E,
     limits: &Limits,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Info<G::Move>),
 ) -> Info<G::Move> {
-    AlphaBeta::new(DEFAULT_TT_MB).search(pos, limits, stop, progress)
+    AlphaBeta::new(DEFAULT_TT_MB, evaluator).search(root, limits, stop, progress)
 }
 
 /// A reusable alpha-beta searcher: its transposition table survives between
 /// searches (call [`AlphaBeta::clear`] for a fresh start, e.g. a new game).
-pub struct AlphaBeta<G: Game> {
+pub struct AlphaBeta<G: Game, E> {
+    evaluator: E,
     tt: TranspositionTable,
     killers: Killers<G::Move>,
-    history: History,
+    history: HistoryTable,
+    /// The repetition history of the game and the current path.
+    path: History,
     /// Per-ply move buffers, reused across the search.
     moves: Vec<Vec<G::Move>>,
     /// Per-ply ordering buffers: (ordering score, index into the move buffer).
@@ -102,14 +110,29 @@ impl<M: Clone> Run<'_, '_, M> {
     }
 }
 
-impl<G: Game> AlphaBeta<G> {
-    /// A searcher with a transposition table of about `tt_megabytes` MB.
-    pub fn new(tt_megabytes: usize) -> Self {
+impl<G: PerfectInformation, E: Evaluator<G>> Searcher<Played<G>> for AlphaBeta<G, E> {
+    fn search(
+        &mut self,
+        root: &Played<G>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Info<G::Move> {
+        AlphaBeta::search(self, root, limits, stop, progress)
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
+    /// A searcher with a transposition table of about `tt_megabytes` MB,
+    /// scoring leaves with `evaluator`.
+    pub fn new(tt_megabytes: usize, evaluator: E) -> Self {
         let plies = MAX_DEPTH as usize + 2;
         AlphaBeta {
+            evaluator,
             tt: TranspositionTable::new(tt_megabytes),
             killers: Killers::new(plies),
-            history: History::new(),
+            history: HistoryTable::new(),
+            path: History::new(),
             moves: (0..plies).map(|_| Vec::new()).collect(),
             order: (0..plies).map(|_| Vec::new()).collect(),
             pv: (0..plies).map(|_| Vec::new()).collect(),
@@ -123,7 +146,7 @@ impl<G: Game> AlphaBeta<G> {
         self.history.clear();
     }
 
-    /// Searches `pos` within `limits` until done or `stop` is set.
+    /// Searches `root` within `limits` until done or `stop` is set.
     ///
     /// Calls `progress` after each completed depth, and at least every
     /// `limits.report_every` with the best result so far; returns the final
@@ -142,11 +165,13 @@ impl<G: Game> AlphaBeta<G> {
     /// balanced evaluation.
     pub fn search(
         &mut self,
-        pos: &G,
+        root: &Played<G>,
         limits: &Limits,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Info<G::Move>),
     ) -> Info<G::Move> {
+        let pos = root.position();
+        self.path.load(root.history());
         self.tt.new_search();
         self.killers.clear();
         self.history.clear();
@@ -154,24 +179,18 @@ impl<G: Game> AlphaBeta<G> {
             clock: Clock::new(limits, stop),
             progress,
             seldepth: 0,
-            last: Info {
-                depth: 0,
-                seldepth: 0,
-                nodes: 0,
-                elapsed: Default::default(),
-                lines: Vec::new(),
-                stopped: false,
-            },
+            last: Info::empty(),
         };
-        let mut roots: Vec<RootMove<G::Move>> = Vec::new();
-        let _ = pos.for_each_move(&mut |mv| {
-            roots.push(RootMove {
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        let mut roots: Vec<RootMove<G::Move>> = moves
+            .into_iter()
+            .map(|mv| RootMove {
                 mv,
                 value: -INF,
                 pv: Vec::new(),
-            });
-            std::ops::ControlFlow::Continue(())
-        });
+            })
+            .collect();
         let mut report = run.last.clone();
         if !roots.is_empty() {
             let multipv = limits.multipv.clamp(1, roots.len());
@@ -181,7 +200,10 @@ impl<G: Game> AlphaBeta<G> {
                 match self.iterate(pos, &mut roots, depth, multipv, &mut run) {
                     Ok(()) => {
                         report.depth = depth;
-                        report.lines = roots[..multipv].iter().map(|r| root_line(pos, r)).collect();
+                        report.lines = roots[..multipv]
+                            .iter()
+                            .map(|r| root_line(root, r))
+                            .collect();
                         report.seldepth = run.seldepth;
                         report.nodes = run.clock.nodes();
                         report.elapsed = run.clock.elapsed();
@@ -195,7 +217,7 @@ impl<G: Game> AlphaBeta<G> {
                     Err(partial) => {
                         if let Some(line) = partial {
                             if multipv == 1 || report.lines.is_empty() {
-                                report.lines = vec![root_line(pos, &line)];
+                                report.lines = vec![root_line(root, &line)];
                             }
                         }
                         break;
@@ -204,8 +226,8 @@ impl<G: Game> AlphaBeta<G> {
             }
             if report.lines.is_empty() {
                 report.lines = vec![Line {
-                    score: Score::Centi(pos.evaluate().clamp(-EVAL_BOUND, EVAL_BOUND)),
-                    moves: vec![roots[0].mv.clone()],
+                    score: Score::Centi(self.leaf_value(pos)),
+                    moves: vec![roots[0].mv],
                     visits: 0,
                 }];
             }
@@ -294,6 +316,7 @@ impl<G: Game> AlphaBeta<G> {
         let mut best_exact: Option<usize> = None;
         for i in first..roots.len() {
             let child = pos.play_unchecked(&roots[i].mv);
+            self.path.enter(pos, &child);
             let mut v = if i == first {
                 -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run)
             } else {
@@ -302,9 +325,10 @@ impl<G: Game> AlphaBeta<G> {
             if i != first && v > alpha && v < beta && !run.clock.stopped() {
                 v = -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run);
             }
+            self.path.leave();
             if run.clock.stopped() {
                 return Err(best_exact.map(|b| RootMove {
-                    mv: roots[b].mv.clone(),
+                    mv: roots[b].mv,
                     value: roots[b].value,
                     pv: roots[b].pv.clone(),
                 }));
@@ -320,7 +344,7 @@ impl<G: Game> AlphaBeta<G> {
                 let r = &mut roots[i];
                 r.value = v;
                 r.pv.clear();
-                r.pv.push(r.mv.clone());
+                r.pv.push(r.mv);
                 r.pv.extend(self.pv[1].iter().cloned());
             }
         }
@@ -341,8 +365,7 @@ impl<G: Game> AlphaBeta<G> {
         pv_node: bool,
         run: &mut Run<'_, '_, G::Move>,
     ) -> i32 {
-        let p = ply as usize;
-        self.pv[p].clear();
+        self.pv[ply as usize].clear();
         if !run.clock.tick() {
             return 0;
         }
@@ -350,16 +373,27 @@ impl<G: Game> AlphaBeta<G> {
             run.report();
         }
         run.seldepth = run.seldepth.max(ply);
-        if let Some(outcome) = pos.outcome() {
+        let p = ply as usize;
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        let horizon = depth == 0 || ply >= MAX_DEPTH;
+        let over = if horizon {
+            self.path.outcome(pos)
+        } else {
+            self.path.turn(pos, &mut moves)
+        };
+        if let Some(outcome) = over {
+            self.moves[p] = moves;
             return terminal_value(outcome, pos.side_to_move(), ply);
         }
-        if depth == 0 || ply >= MAX_DEPTH {
-            return pos.evaluate().clamp(-EVAL_BOUND, EVAL_BOUND);
+        if horizon {
+            self.moves[p] = moves;
+            return self.leaf_value(pos);
         }
         // Mate-distance pruning: no result here beats a win next ply or a loss now.
         alpha = alpha.max(-(MATE - ply as i32));
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
+            self.moves[p] = moves;
             return alpha;
         }
         let alpha_orig = alpha;
@@ -374,20 +408,12 @@ impl<G: Game> AlphaBeta<G> {
                     Bound::Upper => e.value <= alpha,
                 };
                 if usable {
+                    self.moves[p] = moves;
                     return e.value;
                 }
             }
         }
 
-        let mut moves = std::mem::take(&mut self.moves[p]);
-        moves.clear();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            // A game should report an outcome when nobody can move; if it does not,
-            // fall back to the static evaluation.
-            self.moves[p] = moves;
-            return pos.evaluate().clamp(-EVAL_BOUND, EVAL_BOUND);
-        }
         let side = pos.side_to_move();
         let mut order = std::mem::take(&mut self.order[p]);
         order.clear();
@@ -409,6 +435,7 @@ impl<G: Game> AlphaBeta<G> {
         for n in 0..order.len() {
             let idx = order[n].1;
             let child = pos.play_unchecked(&moves[idx]);
+            self.path.enter(pos, &child);
             let mut v = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, pv_node, run)
             } else {
@@ -417,6 +444,7 @@ impl<G: Game> AlphaBeta<G> {
             if n > 0 && pv_node && v > alpha && v < beta && !run.clock.stopped() {
                 v = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, true, run);
             }
+            self.path.leave();
             if run.clock.stopped() {
                 self.moves[p] = moves;
                 self.order[p] = order;
@@ -431,7 +459,7 @@ impl<G: Game> AlphaBeta<G> {
                         let (head, tail) = self.pv.split_at_mut(p + 1);
                         let line = &mut head[p];
                         line.clear();
-                        line.push(moves[idx].clone());
+                        line.push(moves[idx]);
                         line.extend(tail[0].iter().cloned());
                     }
                     if alpha >= beta {
@@ -466,6 +494,13 @@ impl<G: Game> AlphaBeta<G> {
     }
 }
 
+impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
+    /// The evaluator's value of `pos`, kept inside the heuristic range.
+    fn leaf_value(&self, pos: &G) -> i32 {
+        self.evaluator.evaluate(pos).clamp(-EVAL_BOUND, EVAL_BOUND)
+    }
+}
+
 /// The value of a finished game for `side` (to move), `ply` plies from the root.
 fn terminal_value(outcome: Outcome, side: Player, ply: u32) -> i32 {
     match outcome.result {
@@ -476,20 +511,20 @@ fn terminal_value(outcome: Outcome, side: Player, ply: u32) -> i32 {
 }
 
 /// A root move's report line, its PV cut at the first move that does not replay legally.
-fn root_line<G: Game>(pos: &G, root: &RootMove<G::Move>) -> Line<G::Move> {
+fn root_line<G: Game>(pos: &Played<G>, root: &RootMove<G::Move>) -> Line<G::Move> {
     let mut moves = Vec::with_capacity(root.pv.len());
     let mut cur = pos.clone();
     for mv in &root.pv {
         match cur.play(mv) {
             Ok(next) => {
-                moves.push(mv.clone());
+                moves.push(*mv);
                 cur = next;
             }
             Err(_) => break,
         }
     }
     if moves.is_empty() {
-        moves.push(root.mv.clone());
+        moves.push(root.mv);
     }
     Line {
         score: Score::from_value(root.value),

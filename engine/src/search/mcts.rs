@@ -1,8 +1,10 @@
-//! Monte Carlo tree search (UCT with uniformly random playouts) over any [`Game`].
+//! Monte Carlo tree search (UCT with uniformly random playouts) over any
+//! perfect-information [`Game`].
 //!
 //! Each iteration walks down the tree by UCB1, adds one new node, plays a
 //! random game from it to the end (or [`PLAYOUT_LIMIT`] plies, then scores the
-//! position by its static evaluation) and backs the result up. Randomness comes
+//! position with an [`Evaluator`]) and backs the result up. Repetition draws
+//! come from a [`History`] of the game and the path. Randomness comes
 //! only from a ChaCha8 generator seeded with [`Limits::seed`], so a search with
 //! a node budget and no time limit is deterministic.
 //!
@@ -18,8 +20,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::clock::Clock;
-use super::{Info, Limits, Line, Score};
-use crate::{Game, GameResult, Player};
+use super::{Info, Limits, Line, Score, Searcher};
+use crate::eval::Evaluator;
+use crate::game::{Game, GameResult, Outcome, PerfectInformation, Player};
+use crate::history::History;
+use crate::played::Played;
 
 /// Playouts longer than this many plies are scored by static evaluation.
 pub const PLAYOUT_LIMIT: u32 = 512;
@@ -44,15 +49,44 @@ struct Node<M> {
     reward: f64,
 }
 
-/// Searches `pos` by UCT within `limits` until a budget is spent or `stop` is
+/// UCT with uniformly random playouts, cut-off playouts scored by `E`.
+#[derive(Clone, Debug, Default)]
+pub struct Mcts<E> {
+    evaluator: E,
+}
+
+impl<E> Mcts<E> {
+    /// A searcher scoring playouts cut at [`PLAYOUT_LIMIT`] plies with `evaluator`.
+    pub fn new(evaluator: E) -> Self {
+        Mcts { evaluator }
+    }
+}
+
+impl<G: PerfectInformation, E: Evaluator<G>> Searcher<Played<G>> for Mcts<E> {
+    fn search(
+        &mut self,
+        root: &Played<G>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Info<G::Move> {
+        search(root, &self.evaluator, limits, stop, progress)
+    }
+}
+
+/// Searches `root` by UCT within `limits` until a budget is spent or `stop` is
 /// set; calls `progress` at least every `limits.report_every` and returns the
 /// final report. Stopped before any playout, it reports the first legal move.
-pub fn search<G: Game>(
-    pos: &G,
+pub fn search<G: Game, E: Evaluator<G>>(
+    root: &Played<G>,
+    evaluator: &E,
     limits: &Limits,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Info<G::Move>),
 ) -> Info<G::Move> {
+    let pos = root.position();
+    let mut path = root.walk();
+    let base = path.len();
     let mut clock = Clock::new(limits, stop);
     let mut rng = ChaCha8Rng::seed_from_u64(limits.seed);
     let mut tree = vec![Node {
@@ -66,13 +100,12 @@ pub fn search<G: Game>(
     }];
     let mut buffer = Vec::new();
     let mut seldepth = 0;
-    let has_moves = pos
-        .for_each_move(&mut |_| std::ops::ControlFlow::Break(()))
-        .is_break();
+    let has_moves = root.outcome().is_none();
     while has_moves && clock.tick() {
-        let (leaf, reached, depth) = descend(pos, &mut tree, &mut rng);
+        path.truncate(base);
+        let (leaf, reached, depth) = descend(pos, &mut tree, &mut path, &mut rng);
         seldepth = seldepth.max(depth);
-        let white_reward = playout(reached, &mut rng, &mut buffer);
+        let white_reward = playout(reached, evaluator, &mut path, &mut rng, &mut buffer);
         let mut node = leaf;
         while node != usize::MAX {
             let n = &mut tree[node];
@@ -90,14 +123,12 @@ pub fn search<G: Game>(
     }
     let mut info = report(&tree, limits, &clock, seldepth);
     if info.lines.is_empty() && has_moves {
-        let mut first = None;
-        let _ = pos.for_each_move(&mut |mv| {
-            first = Some(mv);
-            std::ops::ControlFlow::Break(())
-        });
+        let mut first = Vec::new();
+        root.legal_moves(&mut first);
         info.lines = first
-            .map(|mv| Line {
-                score: Score::Centi(pos.evaluate()),
+            .first()
+            .map(|&mv| Line {
+                score: Score::Centi(evaluator.evaluate(pos)),
                 moves: vec![mv],
                 visits: 0,
             })
@@ -108,10 +139,11 @@ pub fn search<G: Game>(
 }
 
 /// Selects down the tree by UCB1 and expands one node; returns the new (or
-/// terminal) node, its position and its depth.
+/// terminal) node, its position and its depth. `path` follows the walk.
 fn descend<G: Game>(
     root: &G,
     tree: &mut Vec<Node<G::Move>>,
+    path: &mut History,
     rng: &mut ChaCha8Rng,
 ) -> (usize, G, u32) {
     let mut node = 0;
@@ -120,7 +152,7 @@ fn descend<G: Game>(
     loop {
         if tree[node].untried.is_none() {
             let mut moves = Vec::new();
-            pos.legal_moves(&mut moves);
+            let _ = path.turn(&pos, &mut moves);
             moves.shuffle(rng);
             tree[node].untried = Some(moves);
         }
@@ -130,6 +162,7 @@ fn descend<G: Game>(
             .flatten()
         {
             let child = pos.play_unchecked(&mv);
+            path.enter(&pos, &child);
             let id = tree.len();
             tree.push(Node {
                 mv: Some(mv),
@@ -159,38 +192,44 @@ fn descend<G: Game>(
             }
         }
         let mv = tree[best].mv.as_ref().expect("non-root nodes have a move");
-        pos = pos.play_unchecked(mv);
+        let child = pos.play_unchecked(mv);
+        path.enter(&pos, &child);
+        pos = child;
         node = best;
         depth += 1;
     }
 }
 
+/// The reward of `Player::One` in a finished game.
+fn reward(outcome: Outcome) -> f64 {
+    match outcome.result {
+        GameResult::Win(Player::One) => 1.0,
+        GameResult::Win(Player::Two) => 0.0,
+        GameResult::Draw => 0.5,
+    }
+}
+
 /// Plays uniformly random moves to the end; returns the reward of `Player::One`.
-fn playout<G: Game>(mut pos: G, rng: &mut ChaCha8Rng, buffer: &mut Vec<G::Move>) -> f64 {
+fn playout<G: Game, E: Evaluator<G>>(
+    mut pos: G,
+    evaluator: &E,
+    path: &mut History,
+    rng: &mut ChaCha8Rng,
+    buffer: &mut Vec<G::Move>,
+) -> f64 {
     for _ in 0..PLAYOUT_LIMIT {
-        if let Some(outcome) = pos.outcome() {
-            return match outcome.result {
-                GameResult::Win(Player::One) => 1.0,
-                GameResult::Win(Player::Two) => 0.0,
-                GameResult::Draw => 0.5,
-            };
-        }
-        buffer.clear();
-        pos.legal_moves(buffer);
-        if buffer.is_empty() {
-            break;
+        if let Some(outcome) = path.turn(&pos, buffer) {
+            return reward(outcome);
         }
         let mv = &buffer[rng.random_range(0..buffer.len())];
-        pos = pos.play_unchecked(mv);
+        let child = pos.play_unchecked(mv);
+        path.enter(&pos, &child);
+        pos = child;
     }
-    if let Some(outcome) = pos.outcome() {
-        return match outcome.result {
-            GameResult::Win(Player::One) => 1.0,
-            GameResult::Win(Player::Two) => 0.0,
-            GameResult::Draw => 0.5,
-        };
+    if let Some(outcome) = path.outcome(&pos) {
+        return reward(outcome);
     }
-    let p = Score::Centi(pos.evaluate()).win_probability();
+    let p = Score::Centi(evaluator.evaluate(&pos)).win_probability();
     match pos.side_to_move() {
         Player::One => p,
         Player::Two => 1.0 - p,

@@ -1,15 +1,116 @@
-//! Searchers generic over [`crate::Game`], and what they report.
+//! Searchers behind one trait ([`Searcher`]), and what they report.
 //!
 //! Every searcher takes [`Limits`], a stop flag that another thread may set at
 //! any time, and a progress callback; it returns exactly one final [`Info`].
+//! Alpha-beta ([`alphabeta`]) and Monte Carlo tree search ([`mcts`]) search
+//! perfect-information games with an evaluator; information-set MCTS
+//! ([`ismcts`]) searches what one player knows, with a game's policy. A game
+//! lists the searchers that fit it through [`Searchable`].
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+use crate::eval::Evaluator;
+use crate::game::PerfectInformation;
+use crate::information::InformationSet;
+use crate::playable::Playable;
+use crate::played::{Notation, Played};
 
 pub mod alphabeta;
 mod clock;
+pub mod ismcts;
 pub mod mcts;
 mod ordering;
 mod tt;
+
+/// A search algorithm over roots of type `R`.
+pub trait Searcher<R: InformationSet>: Send {
+    /// Searches `root` within `limits` until done or `stop` is set, calling
+    /// `progress` with reports on the way; returns the final report.
+    fn search(
+        &mut self,
+        root: &R,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info<R::Move>),
+    ) -> Info<R::Move>;
+}
+
+/// A searcher a game offers, by name.
+pub struct SearcherInfo<R: InformationSet> {
+    /// The name requests use, e.g. `"alphabeta"`.
+    pub name: &'static str,
+    /// One line on what it is.
+    pub about: &'static str,
+    /// A fresh searcher.
+    pub build: fn() -> Box<dyn Searcher<R>>,
+}
+
+/// A position that can be searched and evaluated: what it is searched from
+/// and by which searchers.
+pub trait Searchable: Playable {
+    /// What the searchers search: the position itself, or what the side to
+    /// move knows of it.
+    type Root: InformationSet<Move = Self::Move>;
+
+    /// The root of a search from this position (the side to move's knowledge).
+    fn search_root(&self) -> Self::Root;
+
+    /// The searchers of this game, the best first (the default).
+    fn searchers() -> &'static [SearcherInfo<Self::Root>];
+
+    /// The static evaluation in centi-units, from the side to move's view.
+    fn static_evaluation(&self) -> i32;
+}
+
+/// How a perfect-information game is searched: its evaluation and its
+/// searchers, the best first ([`standard_searchers`] gives the usual ones).
+pub trait PerfectSearch: PerfectInformation + Notation {
+    /// The evaluation alpha-beta scores leaves with and MCTS cut-off playouts.
+    type Evaluation: Evaluator<Self> + Default + Send + Sync + 'static;
+
+    /// The searchers of the game, the default first.
+    fn searchers() -> &'static [SearcherInfo<Played<Self>>];
+}
+
+/// Alpha-beta with the game's evaluation (the default), and Monte Carlo tree
+/// search with uniformly random playouts.
+pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>; 2] {
+    [
+        SearcherInfo {
+            name: "alphabeta",
+            about: "iterative-deepening alpha-beta with a transposition table",
+            build: || {
+                Box::new(alphabeta::AlphaBeta::new(
+                    alphabeta::DEFAULT_TT_MB,
+                    G::Evaluation::default(),
+                ))
+            },
+        },
+        SearcherInfo {
+            name: "mcts",
+            about: "Monte Carlo tree search (UCT) with uniformly random playouts",
+            build: || Box::new(mcts::Mcts::new(G::Evaluation::default())),
+        },
+    ]
+}
+
+/// A perfect-information position is its own search root.
+impl<G: PerfectSearch> Searchable for Played<G> {
+    type Root = Played<G>;
+
+    fn search_root(&self) -> Self {
+        self.clone()
+    }
+
+    fn searchers() -> &'static [SearcherInfo<Self>] {
+        G::searchers()
+    }
+
+    fn static_evaluation(&self) -> i32 {
+        G::Evaluation::default().evaluate(self.position())
+    }
+}
 
 #[cfg(test)]
 mod tests;
@@ -124,6 +225,18 @@ pub struct Info<M> {
 }
 
 impl<M> Info<M> {
+    /// A report of nothing searched yet.
+    pub fn empty() -> Self {
+        Info {
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            lines: Vec::new(),
+            stopped: false,
+        }
+    }
+
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
         let secs = self.elapsed.as_secs_f64();

@@ -66,14 +66,14 @@ impl<M: Clone + PartialEq> Killers<M> {
 }
 
 /// The history heuristic: how often a move caused a cutoff, weighted by depth.
-pub(crate) struct History {
+pub(crate) struct HistoryTable {
     table: Vec<i32>,
 }
 
-impl History {
+impl HistoryTable {
     /// An empty table.
     pub(crate) fn new() -> Self {
-        History {
+        HistoryTable {
             table: vec![0; 2 * HISTORY_SIZE],
         }
     }

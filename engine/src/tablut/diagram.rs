@@ -7,8 +7,7 @@ use super::variant::THRONE;
 use super::{Piece, Tablut};
 use crate::game::Player;
 
-/// A terminal drawing: `B` black, `W` white, `K` king; on empty cells `*` throne,
-/// `+` camp, `o` escape cell, `.` other.
+/// See [`Tablut::diagram`].
 pub(crate) fn diagram(pos: &Tablut) -> String {
     let rules = pos.variant.rules();
     let mut out = String::from("   a b c d e f g h i\n");

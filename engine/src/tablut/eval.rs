@@ -5,6 +5,7 @@ use super::cells::Cell;
 use super::cells::{cells, has, CellSet, DIRS, SIZE};
 use super::variant::{KingCapture, Rules, Variant, THRONE};
 use super::{Piece, Tablut};
+use crate::eval::Evaluator;
 use crate::Player;
 
 const WHITE_SOLDIER: i32 = 100;
@@ -32,13 +33,20 @@ const CORNER_GUARDS: CellSet = cells(&[
     "b2", "h2", "b8", "h8", "a2", "b1", "h1", "i2", "a8", "b9", "h9", "i8",
 ]);
 
-/// Evaluation in centi-units from the side to move's view.
-pub(crate) fn evaluate(pos: &Tablut) -> i32 {
-    let white = white_view(pos);
-    if pos.side == Player::Two {
-        white
-    } else {
-        -white
+/// Tablut's evaluation for the searchers: material, the king's escape routes
+/// and freedom, black pressure around the king and on the escape guards.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Evaluation;
+
+impl Evaluator<Tablut> for Evaluation {
+    /// Centi-units from the side to move's view.
+    fn evaluate(&self, pos: &Tablut) -> i32 {
+        let white = white_view(pos);
+        if pos.side == Player::Two {
+            white
+        } else {
+            -white
+        }
     }
 }
 
@@ -214,12 +222,12 @@ fn distance_to_escape(escapes: CellSet, r: isize, c: isize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::missing_attackers;
-    use crate::tablut::tests_rules::{pos, B};
+    use crate::tablut::tests::rules::{pos, B};
     use crate::tablut::{Cell, Variant};
 
     fn missing(v: Variant, black: &str, king: &str) -> u32 {
         let p = pos(v, B, black, "", king);
-        missing_attackers(&p, v.rules(), Cell::parse(king).unwrap().index())
+        missing_attackers(p.position(), v.rules(), Cell::parse(king).unwrap().index())
     }
 
     #[test]

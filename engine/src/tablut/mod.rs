@@ -63,20 +63,28 @@
 //! Moves: `e4-b4` (from-to; upper case accepted on input, lower case on output) and
 //! `pass` (linnaeus only, legal only when no other move exists).
 //!
+//! A position ([`Tablut`]) holds the board, the side to move and the pass
+//! count; a game in progress is a [`Played<Tablut>`], the position with its
+//! repetition history, which is what the notation and [`Setup`] describe.
+//!
 //! Events ([`Game::move_events`]): `capture` (the captured cells), `king-captured`,
 //! `escape`, `tuichi`, `raichi` (the king's cell), `pass`, `repetition` (draw) and
 //! `no-moves` (the side to move is stalemated and loses, or a second pass draws).
 //!
-//! Validation ([`Tablut::from_setup`], [`Game::from_notation`]) refuses: more than one
+//! Validation ([`Tablut::from_setup`], [`Notation::read`]) refuses: more than one
 //! king, more than 16 black or 8 white soldiers, two pieces on a cell, a soldier on
 //! the throne, a soldier on a bga-corners corner, white on a camp (bga, ashton), a
 //! pass count other than 0 outside linnaeus or above 2, and a board without king
 //! (captured) with black to move. Finished positions (king escaped or captured,
-//! Tuichi, repetition, stalemate) are accepted and reported by [`Game::outcome`].
+//! Tuichi, repetition, stalemate) are accepted and reported by [`Played::outcome`].
 
 use std::ops::ControlFlow;
 
-use crate::game::{Event, Game, NotationError, Outcome, Player, SetupError};
+use crate::game::{
+    Event, Game, NotationError, Outcome, PerfectInformation, Player, Repetition, SetupError,
+};
+use crate::played::{Notation, Played};
+use crate::search::{standard_searchers, PerfectSearch, SearcherInfo};
 
 mod cells;
 mod diagram;
@@ -91,15 +99,10 @@ mod zobrist;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]
-mod tests_play;
-#[cfg(test)]
-mod tests_prop;
-#[cfg(test)]
-mod tests_rules;
-#[cfg(test)]
-mod tests_search;
+pub(crate) mod tests;
 
 pub use cells::Cell;
+pub use eval::Evaluation;
 pub use setup::Setup;
 pub use variant::Variant;
 
@@ -159,31 +162,23 @@ pub enum Move {
     Pass,
 }
 
-/// A Tablut position: board, side to move, repetition history and pass count.
+/// A Tablut position: board, side to move and pass count (its repetition
+/// history lives beside it, in [`Played`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tablut {
     variant: Variant,
     board: [Option<Piece>; 81],
     side: Player,
     hash: u64,
-    history: Vec<u64>,
+    /// Pieces on the board (a capture lowers it: the move cannot be undone).
+    count: u8,
     passes: u8,
 }
 
 impl Tablut {
-    /// Builds a position from structured fields, validating it (see [`Setup`]).
-    pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Tablut, SetupError> {
+    /// Builds a game in progress from structured fields, validating them (see [`Setup`]).
+    pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Played<Tablut>, SetupError> {
         setup::build(variant, setup)
-    }
-
-    /// The structured fields of this position (`from_setup` rebuilds it).
-    pub fn setup(&self) -> Setup {
-        Setup {
-            pieces: self.pieces().collect(),
-            side_to_move: self.side,
-            history: self.history.clone(),
-            passes: self.passes,
-        }
     }
 
     /// Every piece on the board, in cell index order.
@@ -201,11 +196,6 @@ impl Tablut {
         rules::king_index(self).map(Cell::at)
     }
 
-    /// Hashes of the earlier positions since the last capture that count for repetition.
-    pub fn history(&self) -> &[u64] {
-        &self.history
-    }
-
     /// Consecutive passes just made (linnaeus; always 0 elsewhere).
     pub fn passes(&self) -> u8 {
         self.passes
@@ -214,6 +204,24 @@ impl Tablut {
     /// The king's clear lines for Tuichi/Raichi (0 in variants without them).
     pub fn clear_lines(&self) -> u32 {
         rules::clear_lines(self)
+    }
+}
+
+impl Played<Tablut> {
+    /// A terminal drawing: `B` black, `W` white, `K` king; on empty cells `*`
+    /// throne, `+` camp, `o` escape cell, `.` other.
+    pub fn diagram(&self) -> String {
+        diagram::diagram(self.position())
+    }
+
+    /// The structured fields of this game in progress (`from_setup` rebuilds it).
+    pub fn setup(&self) -> Setup {
+        Setup {
+            pieces: self.position().pieces().collect(),
+            side_to_move: self.side_to_move(),
+            history: self.history().to_vec(),
+            passes: self.position().passes,
+        }
     }
 }
 
@@ -243,15 +251,6 @@ impl Game for Tablut {
         setup::start(variant)
     }
 
-    fn from_notation(variant: Variant, text: &str) -> Result<Self, SetupError> {
-        let setup = notation::parse_position(variant, text)?;
-        Tablut::from_setup(variant, &setup)
-    }
-
-    fn to_notation(&self) -> String {
-        notation::write_position(self)
-    }
-
     fn side_to_move(&self) -> Player {
         self.side
     }
@@ -263,10 +262,11 @@ impl Game for Tablut {
         }
     }
 
-    fn for_each_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
-        if self.outcome().is_some() {
-            return ControlFlow::Continue(());
-        }
+    fn decided(&self) -> Option<Outcome> {
+        rules::decided(self)
+    }
+
+    fn generate<F: FnMut(Move) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
         let mut any = false;
         movegen::for_each_step(self, &mut |m| {
             any = true;
@@ -278,39 +278,73 @@ impl Game for Tablut {
         ControlFlow::Continue(())
     }
 
+    fn no_moves(&self) -> Outcome {
+        Outcome::win(self.side.opponent(), rules::NO_MOVES)
+    }
+
     fn play_unchecked(&self, mv: &Move) -> Self {
         rules::apply(self, *mv)
     }
 
-    fn move_events(&self, mv: &Move, after: &Self) -> Vec<Event> {
-        rules::events(self, mv, after)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        rules::outcome(self)
+    fn move_events(
+        &self,
+        mv: &Move,
+        after: &Self,
+        outcome: Option<&Outcome>,
+        _repetitions: usize,
+    ) -> Vec<Event> {
+        rules::events(self, mv, after, outcome)
     }
 
     fn hash(&self) -> u64 {
         self.hash
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+    fn repetition(&self) -> Option<Repetition> {
+        Some(Repetition {
+            draw_at: self.variant.rules().repetition_draw_at,
+            reason: rules::REPETITION,
+        })
+    }
+
+    fn recorded(&self, history_empty: bool) -> bool {
+        rules::recorded(self, history_empty)
+    }
+
+    fn irreversible(&self, after: &Self) -> bool {
+        after.count < self.count
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         notation::parse_move(self.variant, text)
     }
 
-    fn move_to_text(&self, mv: &Move) -> String {
-        notation::move_text(mv)
-    }
-
     fn push_move_text(&self, mv: &Move, out: &mut String) {
         notation::push_move_text(mv, out);
     }
+}
 
-    fn diagram(&self) -> String {
-        diagram::diagram(self)
+impl PerfectInformation for Tablut {}
+
+impl Notation for Tablut {
+    const POSITION_HELP: &'static str = POSITION_HELP;
+    const MOVE_HELP: &'static str = MOVE_HELP;
+
+    fn read(variant: Variant, text: &str) -> Result<Played<Tablut>, SetupError> {
+        let setup = notation::parse_position(variant, text)?;
+        Tablut::from_setup(variant, &setup)
+    }
+
+    fn write(played: &Played<Tablut>) -> String {
+        notation::write_position(played)
+    }
+}
+
+impl PerfectSearch for Tablut {
+    type Evaluation = Evaluation;
+
+    fn searchers() -> &'static [SearcherInfo<Played<Tablut>>] {
+        static SEARCHERS: [SearcherInfo<Played<Tablut>>; 2] = standard_searchers::<Tablut>();
+        &SEARCHERS
     }
 }

@@ -22,9 +22,9 @@ const OFFSETS: [isize; 4] = [-(SIZE as isize), SIZE as isize, -1, 1];
 
 /// Calls `f` with every legal step (no pass) of the side to move, ignoring whether
 /// the game is over; stops when `f` breaks.
-pub(crate) fn for_each_step(
+pub(crate) fn for_each_step<F: FnMut(Move) -> ControlFlow<()>>(
     pos: &Tablut,
-    f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+    f: &mut F,
 ) -> ControlFlow<()> {
     let rules = pos.variant.rules();
     let board = &pos.board;
@@ -76,9 +76,4 @@ fn step(from: usize, to: usize) -> Move {
         from: Cell::at(from),
         to: Cell::at(to),
     }
-}
-
-/// Whether the side to move has any step.
-pub(crate) fn has_step(pos: &Tablut) -> bool {
-    for_each_step(pos, &mut |_| ControlFlow::Break(())).is_break()
 }

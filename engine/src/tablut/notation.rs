@@ -6,6 +6,7 @@ use super::cells::{Cell, SIZE};
 use super::variant::Variant;
 use super::{Move, Piece, Setup, Tablut};
 use crate::game::{NotationError, Player};
+use crate::Played;
 
 /// Reads the notation documented in [`crate::tablut`] into unvalidated fields.
 pub(crate) fn parse_position(variant: Variant, text: &str) -> Result<Setup, NotationError> {
@@ -123,8 +124,9 @@ fn parse_passes(text: &str) -> Result<u8, NotationError> {
     }
 }
 
-/// Writes a position's notation.
-pub(crate) fn write_position(pos: &Tablut) -> String {
+/// Writes a game in progress: its position and history.
+pub(crate) fn write_position(played: &Played<Tablut>) -> String {
+    let pos = played.position();
     let mut out = String::new();
     for r in 0..SIZE {
         if r > 0 {
@@ -152,10 +154,14 @@ pub(crate) fn write_position(pos: &Tablut) -> String {
     } else {
         " w "
     });
-    if pos.history.is_empty() {
+    if played.history().is_empty() {
         out.push('-');
     } else {
-        let hashes: Vec<String> = pos.history.iter().map(|h| format!("{h:016x}")).collect();
+        let hashes: Vec<String> = played
+            .history()
+            .iter()
+            .map(|h| format!("{h:016x}"))
+            .collect();
         out.push_str(&hashes.join(","));
     }
     if pos.variant.rules().stuck_passes {
@@ -196,14 +202,7 @@ pub(crate) fn parse_move(variant: Variant, text: &str) -> Result<Move, NotationE
     Ok(Move::Step { from, to })
 }
 
-/// Writes a move: `e4-b4` or `pass`.
-pub(crate) fn move_text(mv: &Move) -> String {
-    let mut text = String::with_capacity(5);
-    push_move_text(mv, &mut text);
-    text
-}
-
-/// Appends a move's text to `out`.
+/// Appends a move's text to `out`: `e4-b4` or `pass`.
 pub(crate) fn push_move_text(mv: &Move, out: &mut String) {
     match mv {
         Move::Step { from, to } => {

@@ -1,9 +1,8 @@
-//! Playing a move (captures, king capture, history) and the end of the game.
+//! Playing a move (captures, king capture) and the end of the game.
 
 use std::sync::LazyLock;
 
 use super::cells::{has, Cell, DIRS};
-use super::movegen::has_step;
 use super::setup::start_board;
 use super::variant::{ClearLine, KingCapture, THRONE};
 use super::{zobrist, Move, Piece, Tablut};
@@ -24,49 +23,39 @@ pub(crate) fn apply(pos: &Tablut, mv: Move) -> Tablut {
     let mut next = pos.clone();
     next.side = pos.side.opponent();
     next.hash ^= zobrist::WHITE_TO_MOVE;
-    let captured = match mv {
-        Move::Pass => {
-            next.passes = pos.passes.saturating_add(1);
-            false
-        }
+    match mv {
+        Move::Pass => next.passes = pos.passes.saturating_add(1),
         Move::Step { from, to } => {
             next.passes = 0;
-            match next.board[from.index()].take() {
-                Some(piece) => {
-                    next.board[to.index()] = Some(piece);
-                    next.hash ^=
-                        zobrist::piece(from.index(), piece) ^ zobrist::piece(to.index(), piece);
-                    capture(&mut next, to, piece)
-                }
-                None => false,
+            if let Some(piece) = next.board[from.index()].take() {
+                next.board[to.index()] = Some(piece);
+                next.hash ^=
+                    zobrist::piece(from.index(), piece) ^ zobrist::piece(to.index(), piece);
+                capture(&mut next, to, piece);
             }
         }
-    };
-    if captured {
-        next.history.clear();
-    } else if counts_for_repetition(pos) {
-        next.history.push(pos.hash);
     }
     next
 }
 
-/// Whether `pos` is recorded in the history when a move is played from it.
-fn counts_for_repetition(pos: &Tablut) -> bool {
+/// Whether `pos` is recorded in the repetition history when a move is played
+/// from it: always, except Ashton's start position (the standard start board
+/// with the first player to move and nothing recorded yet).
+pub(crate) fn recorded(pos: &Tablut, history_empty: bool) -> bool {
     let rules = pos.variant.rules();
-    rules.start_counts
-        || !(pos.history.is_empty() && pos.side == rules.first && pos.board == *START_BOARD)
+    rules.start_counts || !(history_empty && pos.side == rules.first && pos.board == *START_BOARD)
 }
 
 fn remove(pos: &mut Tablut, cell: Cell) {
     if let Some(p) = pos.board[cell.index()].take() {
         pos.hash ^= zobrist::piece(cell.index(), p);
+        pos.count -= 1;
     }
 }
 
-/// Captures made by `piece` arriving on `to`; returns whether anything was taken.
-fn capture(pos: &mut Tablut, to: Cell, piece: Piece) -> bool {
+/// Captures made by `piece` arriving on `to`.
+fn capture(pos: &mut Tablut, to: Cell, piece: Piece) {
     let rules = pos.variant.rules();
-    let mut any = false;
     for (dc, dr) in DIRS {
         let Some(n) = to.step(dc, dr) else { continue };
         let far = n.step(dc, dr);
@@ -81,10 +70,8 @@ fn capture(pos: &mut Tablut, to: Cell, piece: Piece) -> bool {
         };
         if taken {
             remove(pos, n);
-            any = true;
         }
     }
-    any
 }
 
 fn anvil_against_black(pos: &Tablut, far: Option<Cell>) -> bool {
@@ -167,8 +154,8 @@ pub(crate) fn clear_lines(pos: &Tablut) -> u32 {
     lines
 }
 
-/// The end of the game, if it is over.
-pub(crate) fn outcome(pos: &Tablut) -> Option<Outcome> {
+/// The end of the game by the position alone (not by repetition or by a lack of moves).
+pub(crate) fn decided(pos: &Tablut) -> Option<Outcome> {
     let rules = pos.variant.rules();
     let Some(k) = king_index(pos) else {
         return Some(Outcome::win(Player::One, KING_CAPTURED));
@@ -182,18 +169,16 @@ pub(crate) fn outcome(pos: &Tablut) -> Option<Outcome> {
     if pos.passes >= 2 {
         return Some(Outcome::draw(TWO_PASSES));
     }
-    let seen = pos.history.iter().filter(|&&h| h == pos.hash).count();
-    if seen + 1 >= rules.repetition_draw_at {
-        return Some(Outcome::draw(REPETITION));
-    }
-    if !rules.stuck_passes && !has_step(pos) {
-        return Some(Outcome::win(pos.side.opponent(), NO_MOVES));
-    }
     None
 }
 
-/// What a legal move did, for reporting.
-pub(crate) fn events(before: &Tablut, mv: &Move, after: &Tablut) -> Vec<Event> {
+/// What a legal move did, for reporting; `outcome` is the end it led to, if any.
+pub(crate) fn events(
+    before: &Tablut,
+    mv: &Move,
+    after: &Tablut,
+    outcome: Option<&Outcome>,
+) -> Vec<Event> {
     let mut events = Vec::new();
     let mover = if before.side == Player::One {
         "black"
@@ -233,7 +218,6 @@ pub(crate) fn events(before: &Tablut, mv: &Move, after: &Tablut) -> Vec<Event> {
             text: format!("the king is captured on {k}"),
         });
     }
-    let outcome = outcome(after);
     if let Some(k) = king_after {
         match outcome.map(|o| o.reason) {
             Some(KING_ESCAPED) => events.push(Event {

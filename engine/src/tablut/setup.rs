@@ -3,9 +3,10 @@
 use super::cells::{has, Cell};
 use super::variant::{Variant, THRONE};
 use super::{zobrist, Piece, Tablut};
-use crate::{Player, SetupError};
+use crate::{Played, Player, SetupError};
 
-/// The structured fields of a position; [`Tablut::from_setup`] validates them.
+/// The structured fields of a game in progress (its position and repetition
+/// history); [`Tablut::from_setup`] validates them.
 ///
 /// The king appears once, or not at all once captured (then white is to move and
 /// the game is over).
@@ -51,13 +52,17 @@ pub(crate) fn start(variant: Variant) -> Tablut {
         board,
         side,
         hash: zobrist::full(&board, side),
-        history: Vec::new(),
+        count: piece_count(&board),
         passes: 0,
     }
 }
 
+fn piece_count(board: &[Option<Piece>; 81]) -> u8 {
+    board.iter().filter(|p| p.is_some()).count() as u8
+}
+
 /// Validates a setup, listing every problem.
-pub(crate) fn build(variant: Variant, setup: &Setup) -> Result<Tablut, SetupError> {
+pub(crate) fn build(variant: Variant, setup: &Setup) -> Result<Played<Tablut>, SetupError> {
     let rules = variant.rules();
     let mut problems = Vec::new();
     let mut board = [None; 81];
@@ -115,12 +120,13 @@ pub(crate) fn build(variant: Variant, setup: &Setup) -> Result<Tablut, SetupErro
         problems.push("passing exists only in linnaeus; the pass count must be 0".to_string());
     }
     SetupError::check(problems)?;
-    Ok(Tablut {
+    let position = Tablut {
         variant,
         board,
         side: setup.side_to_move,
         hash: zobrist::full(&board, setup.side_to_move),
-        history: setup.history.clone(),
+        count: piece_count(&board),
         passes: setup.passes,
-    })
+    };
+    Ok(Played::from_parts(position, setup.history.clone()))
 }

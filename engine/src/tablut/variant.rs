@@ -87,7 +87,7 @@ pub(crate) struct Rules {
     /// Tuichi/Raichi, if the variant has them.
     pub tuichi: Option<ClearLine>,
     /// The occurrence (counting occurrences since the last capture) that draws.
-    pub repetition_draw_at: usize,
+    pub repetition_draw_at: u8,
     /// Whether the game's start position counts as an occurrence.
     pub start_counts: bool,
     /// A side with no legal move passes (else it loses).

@@ -7,14 +7,14 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::almatafl::reference::{board_cells, chain_text, name, Coord, RefPos};
-use crate::game::perft;
+use crate::played::perft;
 
 /// Positions along random games from the start.
-pub(super) fn random_game_positions(seed: u64, games: usize, plies: usize) -> Vec<AlmaTafl> {
+pub(super) fn random_game_positions(seed: u64, games: usize, plies: usize) -> Vec<Pos> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::new();
     for _ in 0..games {
-        let mut p = AlmaTafl::start(Variant::Standard, 0);
+        let mut p = Pos::start(Variant::Standard, 0);
         for _ in 0..plies {
             out.push(p.clone());
             let mut v = Vec::new();
@@ -29,7 +29,7 @@ pub(super) fn random_game_positions(seed: u64, games: usize, plies: usize) -> Ve
 }
 
 /// Random valid positions built from scratch (crowded, tall stacks, King anywhere).
-pub(super) fn random_setups(seed: u64, count: usize) -> Vec<AlmaTafl> {
+pub(super) fn random_setups(seed: u64, count: usize) -> Vec<Pos> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let cells: Vec<Cell> = Cell::all().collect();
     let mut out = Vec::new();
@@ -81,14 +81,14 @@ fn coords_of(text: &str) -> Vec<Coord> {
 }
 
 /// Compares everything the fast code says about `p` with the reference.
-fn check(p: &AlmaTafl, rng: &mut ChaCha8Rng) {
-    let r = RefPos::from_fast(p);
+fn check(p: &Pos, rng: &mut ChaCha8Rng) {
+    let r = RefPos::from_fast(p.position());
     let fast = moves(p);
     if p.repetitions() >= 2 {
         assert!(fast.is_empty());
         return;
     }
-    assert_eq!(p.decided().is_some(), r.finished(), "{p:?}");
+    assert_eq!(p.position().decided().is_some(), r.finished(), "{p:?}");
     let expected: Vec<String> = {
         let mut v: Vec<String> = r.distinct_moves().values().map(|c| chain_text(c)).collect();
         v.sort();
@@ -104,7 +104,7 @@ fn check(p: &AlmaTafl, rng: &mut ChaCha8Rng) {
     for m in &fast {
         let after = play(p, m);
         assert_eq!(
-            RefPos::from_fast(&after),
+            RefPos::from_fast(after.position()),
             r.apply(&coords_of(m)),
             "{p:?} {m}"
         );
@@ -114,7 +114,7 @@ fn check(p: &AlmaTafl, rng: &mut ChaCha8Rng) {
     let legal: BTreeSet<String> = chains.iter().map(|c| chain_text(c)).collect();
     for c in chains.iter().take(300) {
         let after = play(p, &chain_text(c));
-        assert_eq!(RefPos::from_fast(&after), r.apply(c));
+        assert_eq!(RefPos::from_fast(after.position()), r.apply(c));
     }
     // Random chains from the side's pieces are accepted exactly when legal.
     let all: Vec<Coord> = board_cells().into_iter().collect();
@@ -126,11 +126,7 @@ fn check(p: &AlmaTafl, rng: &mut ChaCha8Rng) {
         }
         let text = chain.iter().map(|&c| name(c)).collect::<Vec<_>>().join("-");
         let m = p.parse_move(&text).unwrap();
-        assert_eq!(
-            p.check_move(&m).is_ok(),
-            legal.contains(&text),
-            "{p:?} {text}"
-        );
+        assert_eq!(p.check(&m).is_ok(), legal.contains(&text), "{p:?} {text}");
     }
 }
 
@@ -162,8 +158,8 @@ fn fast_generator_matches_the_reference_in_random_setups() {
 
 #[test]
 fn perft_to_depth_three_matches_the_reference() {
-    let start = AlmaTafl::start(Variant::Standard, 0);
-    let r = RefPos::from_fast(&start);
+    let start = Pos::start(Variant::Standard, 0);
+    let r = RefPos::from_fast(start.position());
     for (depth, expected) in [(1, 90), (2, 6480)] {
         assert_eq!(perft(&start, depth), expected);
         assert_eq!(r.perft(depth), expected);

@@ -9,12 +9,12 @@ mod search;
 use super::*;
 
 /// Reads a position, panicking with the problems if it is invalid.
-fn pos(text: &str) -> AlmaTafl {
-    AlmaTafl::from_notation(Variant::Standard, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+fn pos(text: &str) -> Pos {
+    Pos::from_notation(Variant::Standard, text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// The legal moves as sorted text.
-fn moves(p: &AlmaTafl) -> Vec<String> {
+fn moves(p: &Pos) -> Vec<String> {
     let mut v = Vec::new();
     p.legal_moves(&mut v);
     let mut t: Vec<String> = v.iter().map(|m| p.move_to_text(m)).collect();
@@ -23,7 +23,7 @@ fn moves(p: &AlmaTafl) -> Vec<String> {
 }
 
 /// The legal moves starting on `cell`, as sorted text.
-fn moves_from(p: &AlmaTafl, cell: &str) -> Vec<String> {
+fn moves_from(p: &Pos, cell: &str) -> Vec<String> {
     moves(p)
         .into_iter()
         .filter(|m| m.split('-').next() == Some(cell))
@@ -31,7 +31,7 @@ fn moves_from(p: &AlmaTafl, cell: &str) -> Vec<String> {
 }
 
 /// Plays a text move, panicking if it is refused.
-fn play(p: &AlmaTafl, mv: &str) -> AlmaTafl {
+fn play(p: &Pos, mv: &str) -> Pos {
     let m = p.parse_move(mv).expect("well-formed move");
     p.clone()
         .play(&m)
@@ -39,7 +39,7 @@ fn play(p: &AlmaTafl, mv: &str) -> AlmaTafl {
 }
 
 /// The refusal message of a text move that must be illegal.
-fn refused(p: &AlmaTafl, mv: &str) -> String {
+fn refused(p: &Pos, mv: &str) -> String {
     let m = p.parse_move(mv).expect("well-formed move");
     match p.clone().play(&m) {
         Ok(_) => panic!("{mv} was accepted"),
@@ -51,4 +51,17 @@ fn sorted(v: &[&str]) -> Vec<String> {
     let mut t: Vec<String> = v.iter().map(|s| s.to_string()).collect();
     t.sort();
     t
+}
+
+/// A game of AlmaTafl in progress: what the tests build and play on.
+type Pos = crate::Played<AlmaTafl>;
+
+/// The events of move `m` from `p` to `after` (`after` played from `p`).
+fn events(p: &Pos, m: &Move, after: &Pos) -> Vec<Event> {
+    p.position().move_events(
+        m,
+        after.position(),
+        after.outcome().as_ref(),
+        after.repetitions(),
+    )
 }

@@ -9,7 +9,7 @@ const START: &str = "B2=i,C2=i,D2=i,E2=i,F2=i,B3=i,G3=i,B4=i,E4=d,H4=i,B5=i,D5=d
 
 #[test]
 fn the_start_position_is_written_as_documented() {
-    let start = AlmaTafl::start(Variant::Standard, 0);
+    let start = Pos::start(Variant::Standard, 0);
     assert_eq!(start.to_notation(), START);
     assert_eq!(pos(START), start);
     // Case-insensitive, long side names, history field optional.
@@ -48,11 +48,11 @@ fn positions_round_trip_through_notation_and_setup() {
 
 #[test]
 fn moves_round_trip_and_read_case_insensitively() {
-    let p = AlmaTafl::start(Variant::Standard, 0);
+    let p = Pos::start(Variant::Standard, 0);
     let m = p.parse_move("d6-e6-g6-i6-k8").unwrap();
     assert_eq!(p.move_to_text(&m), "D6-E6-G6-I6-K8");
     let mut out = "moves: ".to_string();
-    p.push_move_text(&m, &mut out);
+    p.position().push_move_text(&m, &mut out);
     assert_eq!(out, "moves: D6-E6-G6-I6-K8");
     assert_eq!(m.cells().len(), 5);
     for bad in [
@@ -110,7 +110,7 @@ fn setup_validation_lists_every_problem() {
             .collect::<Vec<_>>()
             .join(",")
     );
-    let problems = AlmaTafl::from_notation(Variant::Standard, &crowd)
+    let problems = Pos::from_notation(Variant::Standard, &crowd)
         .unwrap_err()
         .problems;
     assert!(
@@ -127,15 +127,15 @@ fn setup_validation_lists_every_problem() {
     );
     assert_eq!(problems.len(), 3, "{problems:?}");
     // A finished game with the wrong side to move, and a King under two invaders.
-    assert!(AlmaTafl::from_notation(Variant::Standard, "H3=k,C7=d d").is_err());
-    assert!(AlmaTafl::from_notation(Variant::Standard, "H3=k,C7=d i").is_ok());
-    assert!(AlmaTafl::from_notation(Variant::Standard, "E5=kii,C7=d d").is_err());
-    assert!(AlmaTafl::from_notation(Variant::Standard, "F6=i,E5=k,C7=d d").is_err());
+    assert!(Pos::from_notation(Variant::Standard, "H3=k,C7=d d").is_err());
+    assert!(Pos::from_notation(Variant::Standard, "H3=k,C7=d i").is_ok());
+    assert!(Pos::from_notation(Variant::Standard, "E5=kii,C7=d d").is_err());
+    assert!(Pos::from_notation(Variant::Standard, "F6=i,E5=k,C7=d d").is_err());
 }
 
 #[test]
 fn notation_errors_name_every_problem() {
-    let problems = AlmaTafl::from_notation(Variant::Standard, "Z9=i,F6=q,E5 x 12*3")
+    let problems = Pos::from_notation(Variant::Standard, "Z9=i,F6=q,E5 x 12*3")
         .unwrap_err()
         .problems;
     assert_eq!(problems.len(), 5, "{problems:?}");
@@ -145,13 +145,13 @@ fn notation_errors_name_every_problem() {
             "{e} missing from {problems:?}"
         );
     }
-    assert!(AlmaTafl::from_notation(Variant::Standard, "").is_err());
-    assert!(AlmaTafl::from_notation(Variant::Standard, "F6=k i - extra").is_err());
+    assert!(Pos::from_notation(Variant::Standard, "").is_err());
+    assert!(Pos::from_notation(Variant::Standard, "F6=k i - extra").is_err());
 }
 
 #[test]
 fn the_diagram_draws_the_star_with_offset_rows() {
-    let start = AlmaTafl::start(Variant::Standard, 0);
+    let start = Pos::start(Variant::Standard, 0);
     let d = start.diagram();
     let lines: Vec<&str> = d.lines().collect();
     assert_eq!(lines[0], " 1                <>  <>                C1-D1");
@@ -167,8 +167,8 @@ fn the_diagram_draws_the_star_with_offset_rows() {
 proptest! {
     #[test]
     fn garbage_never_panics(text in "\\PC{0,80}") {
-        let _ = AlmaTafl::from_notation(Variant::Standard, &text);
-        let p = AlmaTafl::start(Variant::Standard, 0);
+        let _ = Pos::from_notation(Variant::Standard, &text);
+        let p = Pos::start(Variant::Standard, 0);
         let _ = p.parse_move(&text);
         let _ = Cell::parse(&text);
     }
@@ -182,7 +182,7 @@ proptest! {
             text.splice(at..at + 1, s.chars());
         }
         let text: String = text.into_iter().collect();
-        if let Ok(p) = AlmaTafl::from_notation(Variant::Standard, &text) {
+        if let Ok(p) = Pos::from_notation(Variant::Standard, &text) {
             prop_assert_eq!(pos(&p.to_notation()), p);
         }
     }

@@ -2,21 +2,17 @@
 
 use super::*;
 use crate::almatafl::board::{DIRECTIONS, NONE};
-use crate::game::{GameResult, Outcome};
+use crate::game::{GameResult, MoveError, Outcome, PlayError};
 
-fn kinds(before: &AlmaTafl, mv: &str) -> Vec<&'static str> {
+fn kinds(before: &Pos, mv: &str) -> Vec<&'static str> {
     let m = before.parse_move(mv).expect("well-formed move");
     let after = before.clone().play(&m).expect("legal move");
-    before
-        .move_events(&m, &after)
-        .iter()
-        .map(|e| e.kind)
-        .collect()
+    events(before, &m, &after).iter().map(|e| e.kind).collect()
 }
 
 #[test]
 fn start_position_has_90_moves() {
-    let p = AlmaTafl::start(Variant::Standard, 0);
+    let p = Pos::start(Variant::Standard, 0);
     assert_eq!(p.side_to_move(), Player::One);
     assert_eq!(moves(&p).len(), 90);
     // B2 (column 1, row 1): neighbours C2 and B3 hold invaders (height 1 < 3,
@@ -56,11 +52,11 @@ fn a_stack_moves_its_height_jumping_over_stacks_and_empty_cells() {
     assert!(refused(&p, "E5-F5").contains("exactly 2 cell"));
     let after = play(&p, "E5-C3");
     assert_eq!(
-        after.stack(Cell::parse("C3").unwrap()),
+        after.position().stack(Cell::parse("C3").unwrap()),
         vec![Piece::Defender, Piece::Invader]
     );
     assert_eq!(
-        after.stack(Cell::parse("E5").unwrap()),
+        after.position().stack(Cell::parse("E5").unwrap()),
         vec![Piece::Invader]
     );
     assert_eq!(kinds(&p, "E5-C3"), vec!["stack"]);
@@ -110,7 +106,7 @@ fn the_throne_for_each_kind_of_piece() {
     assert!(moves_from(&p, "F5").contains(&"F5-F6".to_string()));
     let after = play(&p, "F5-F6");
     assert_eq!(
-        after.stack(Cell::parse("F6").unwrap()),
+        after.position().stack(Cell::parse("F6").unwrap()),
         vec![Piece::King, Piece::Invader]
     );
     assert_eq!(
@@ -126,7 +122,10 @@ fn the_throne_for_each_kind_of_piece() {
     // The King may step onto the empty throne.
     let p = pos("F7=k,C7=d,I9=i d");
     assert!(moves_from(&p, "F7").contains(&"F7-F6".to_string()));
-    assert_eq!(play(&p, "F7-F6").king(), Cell::parse("F6").unwrap());
+    assert_eq!(
+        play(&p, "F7-F6").position().king(),
+        Cell::parse("F6").unwrap()
+    );
 }
 
 #[test]
@@ -134,7 +133,7 @@ fn invaders_bury_the_king_anywhere_unless_his_stack_is_full() {
     let p = pos("D4=i,E5=ik,C7=d i");
     let after = play(&p, "D4-E5");
     assert_eq!(
-        after.stack(Cell::parse("E5").unwrap()),
+        after.position().stack(Cell::parse("E5").unwrap()),
         vec![Piece::Invader, Piece::King, Piece::Invader]
     );
     assert_eq!(
@@ -166,7 +165,7 @@ fn defenders_never_land_on_the_king_the_throne_or_an_escape_spot() {
     );
     let after = play(&p, "E7-E6");
     assert_eq!(
-        after.stack(Cell::parse("E6").unwrap()),
+        after.position().stack(Cell::parse("E6").unwrap()),
         vec![Piece::Defender, Piece::King]
     );
     assert_eq!(kinds(&p, "E7-E6"), vec!["stack"]);
@@ -215,9 +214,12 @@ fn bounce_chains_of_one_two_and_three_bounces() {
     );
     // Only the King moved: the invaders stay where they were.
     for c in ["E6", "G6", "I6"] {
-        assert_eq!(out.stack(Cell::parse(c).unwrap()), vec![Piece::Invader]);
+        assert_eq!(
+            out.position().stack(Cell::parse(c).unwrap()),
+            vec![Piece::Invader]
+        );
     }
-    assert!(out.stack(Cell::parse("D6").unwrap()).is_empty());
+    assert!(out.position().stack(Cell::parse("D6").unwrap()).is_empty());
 }
 
 #[test]
@@ -225,13 +227,13 @@ fn a_chain_may_stop_on_any_invader() {
     let p = pos(ROW_OF_INVADERS);
     let stop = play(&p, "D6-E6");
     assert_eq!(
-        stop.stack(Cell::parse("E6").unwrap()),
+        stop.position().stack(Cell::parse("E6").unwrap()),
         vec![Piece::Invader, Piece::King]
     );
     assert_eq!(stop.side_to_move(), Player::One);
     assert_eq!(kinds(&p, "D6-E6"), vec!["stack"]);
     let later = play(&p, "D6-E6-G6");
-    assert_eq!(later.king(), Cell::parse("G6").unwrap());
+    assert_eq!(later.position().king(), Cell::parse("G6").unwrap());
     assert_eq!(kinds(&p, "D6-E6-G6"), vec!["bounce", "stack"]);
 }
 
@@ -341,7 +343,7 @@ fn a_side_without_a_legal_move_loses() {
 
 #[test]
 fn the_third_occurrence_of_a_position_is_a_draw() {
-    let start = AlmaTafl::start(Variant::Standard, 0);
+    let start = Pos::start(Variant::Standard, 0);
     let mut p = start.clone();
     let cycle = ["C2-C3", "E4-D4", "C3-C2", "D4-E4"];
     for mv in cycle {

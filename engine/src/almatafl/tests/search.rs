@@ -5,15 +5,15 @@ use std::sync::atomic::AtomicBool;
 use super::*;
 use crate::search::{alphabeta::search, Info, Limits, Score};
 
-fn run(p: &AlmaTafl, depth: u32) -> Info<Move> {
+fn run(p: &Pos, depth: u32) -> Info<Move> {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    search(p, &limits, &AtomicBool::new(false), &mut |_| {})
+    search(p, Evaluation, &limits, &AtomicBool::new(false), &mut |_| {})
 }
 
-fn escapes(p: &AlmaTafl) -> bool {
+fn escapes(p: &Pos) -> bool {
     let mut v = Vec::new();
     p.legal_moves(&mut v);
     v.iter()

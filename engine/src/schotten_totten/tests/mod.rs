@@ -2,6 +2,7 @@
 
 mod games;
 mod notation;
+mod position;
 mod proofs;
 mod reference;
 mod rules;

@@ -63,11 +63,3 @@ proptest::proptest! {
         proptest::prop_assert_eq!(strength(&side, blind), st::formation::reference::best(&side, blind));
     }
 }
-
-#[test]
-fn proof_bench_runs() {
-    let b = st::formation::bench_proof(200, 1);
-    assert_eq!(b.cases, 200);
-    // Random hard cases: some are proven, some are not.
-    assert!(b.proven > 0 && b.proven < 200, "{b:?}");
-}

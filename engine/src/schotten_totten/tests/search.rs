@@ -12,7 +12,7 @@ fn ismcts_limits(iterations: u64, seed: u64) -> crate::search::Limits {
 }
 
 fn ismcts_move(view: &st::View, iterations: u64) -> Option<Move> {
-    st::ismcts::ismcts_player(view, &ismcts_limits(iterations, 7))
+    st::players::ismcts_player(view, &ismcts_limits(iterations, 7))
 }
 
 /// A fixed-seed match is deterministic, so this statistical assertion is too:
@@ -22,11 +22,11 @@ fn ismcts_move(view: &st::View, iterations: u64) -> Option<Move> {
 fn ismcts_beats_random() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let seeds: Vec<u64> = (0..10).collect();
-    let r = st::ismcts::play_match(
+    let r = crate::matches::play_match::<FullState>(
         Variant::Classic,
         &seeds,
         &mut |v| ismcts_move(v, 60),
-        &mut |v| st::ismcts::random_player(v, &mut rng),
+        &mut |v| st::players::random_player(v, &mut rng),
     );
     eprintln!("{r:?}");
     assert!(r.a_wins >= 19, "{r:?}");
@@ -40,11 +40,11 @@ fn ismcts_beats_random() {
 #[test]
 fn ismcts_beats_greedy() {
     let seeds: Vec<u64> = (100..105).collect();
-    let r = st::ismcts::play_match(
+    let r = crate::matches::play_match::<FullState>(
         Variant::Expert,
         &seeds,
         &mut |v| ismcts_move(v, 150),
-        &mut st::ismcts::greedy_player,
+        &mut st::players::greedy_player,
     );
     eprintln!("{r:?}");
     assert!(r.a_wins >= 7, "{r:?}");
@@ -69,16 +69,16 @@ fn hidden_cards_do_not_change_answers() {
         assert_eq!(all_moves(&a), all_moves(&b), "first's moves");
         let stop = std::sync::atomic::AtomicBool::new(false);
         let limits = ismcts_limits(40, 3);
-        let ia = st::ismcts::search(&va, &limits, &stop, &mut |_| {});
-        let ib = st::ismcts::search(&vb, &limits, &stop, &mut |_| {});
+        let ia = st::search::search(&va, &limits, &stop, &mut |_| {});
+        let ib = st::search::search(&vb, &limits, &stop, &mut |_| {});
         assert_eq!(ia.lines, ib.lines);
         assert!(!ia.lines.is_empty() && ia.lines[0].visits > 0);
-        let ea = st::ismcts::evaluate(&va, &limits, &stop);
-        let eb = st::ismcts::evaluate(&vb, &limits, &stop);
+        let ea = st::search::evaluate(&va, &limits, &stop);
+        let eb = st::search::evaluate(&vb, &limits, &stop);
         assert_eq!(ea, eb);
         assert!((0.0..=1.0).contains(&ea));
         // And the same seed gives the same answer again.
-        let again = st::ismcts::search(&va, &limits, &stop, &mut |_| {});
+        let again = st::search::search(&va, &limits, &stop, &mut |_| {});
         assert_eq!(again.lines, ia.lines);
         // With second to move, first's evaluation still ignores second's hand.
         let m = all_moves(&a)[0];
@@ -87,10 +87,10 @@ fn hidden_cards_do_not_change_answers() {
             b.clone().play(&m).expect("legal"),
         );
         assert_eq!(a2.view(ONE), b2.view(ONE));
-        let e2 = st::ismcts::evaluate(&a2.view(ONE), &limits, &stop);
-        assert_eq!(e2, st::ismcts::evaluate(&b2.view(ONE), &limits, &stop));
+        let e2 = st::search::evaluate(&a2.view(ONE), &limits, &stop);
+        assert_eq!(e2, st::search::evaluate(&b2.view(ONE), &limits, &stop));
         assert!(
-            st::ismcts::search(&a2.view(ONE), &limits, &stop, &mut |_| {})
+            st::search::search(&a2.view(ONE), &limits, &stop, &mut |_| {})
                 .lines
                 .is_empty()
         );
@@ -114,12 +114,12 @@ fn search_takes_a_winning_claim() {
     hand(&mut s, TWO, "K9");
     let s = valid(&s);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let info = st::ismcts::search(&s.view(ONE), &ismcts_limits(50, 1), &stop, &mut |_| {});
+    let info = st::search::search(&s.view(ONE), &ismcts_limits(50, 1), &stop, &mut |_| {});
     assert_eq!(info.score(), Some(crate::search::Score::Mate(1)));
     let best = info.best_move().copied().expect("a move");
     assert_eq!(s.move_to_text(&best), "p:P3@3 c:3 d:clan");
     // The greedy player finds it too.
-    let g = st::ismcts::greedy_player(&s.view(ONE)).expect("a move");
+    let g = st::players::greedy_player(&s.view(ONE)).expect("a move");
     assert_eq!(s.move_to_text(&g), "p:P3@3 c:3 d:clan");
     let after = s.play(&best).expect("legal");
     assert_eq!(
@@ -132,11 +132,11 @@ fn search_takes_a_winning_claim() {
 fn greedy_beats_random() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let seeds: Vec<u64> = (0..10).collect();
-    let r = st::ismcts::play_match(
+    let r = crate::matches::play_match::<FullState>(
         Variant::Tactics,
         &seeds,
-        &mut st::ismcts::greedy_player,
-        &mut |v| st::ismcts::random_player(v, &mut rng),
+        &mut st::players::greedy_player,
+        &mut |v| st::players::random_player(v, &mut rng),
     );
     eprintln!("{r:?}");
     assert!(r.a_wins >= 15, "{r:?}");
@@ -155,7 +155,7 @@ fn search_reports_and_stops() {
         ..Default::default()
     };
     let mut reports = 0;
-    let info = st::ismcts::search(&v, &limits, &stop, &mut |i| {
+    let info = st::search::search(&v, &limits, &stop, &mut |i| {
         reports += 1;
         assert!(i.nodes <= 30);
     });
@@ -171,7 +171,7 @@ fn search_reports_and_stops() {
     assert!(info.lines.iter().all(|l| legal.contains(&l.moves[0])));
     // Stopped before it starts: still a legal move to play.
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    let info = st::ismcts::search(&v, &crate::search::Limits::default(), &stop, &mut |_| {});
+    let info = st::search::search(&v, &crate::search::Limits::default(), &stop, &mut |_| {});
     assert!(info.stopped);
     assert!(info.best_move().is_some_and(|m| legal.contains(m)));
 }

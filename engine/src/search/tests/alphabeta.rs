@@ -7,10 +7,11 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::games::{minimax, nim_value, root_values, Nim, TicTacToe};
+use super::games::{minimax, nim_value, outcome, root_values, Nim, TicTacToe, Toy};
+use crate::eval::Evaluator;
 use crate::search::alphabeta::{search, AlphaBeta};
 use crate::search::{Info, Limits, Score};
-use crate::Game;
+use crate::{Game, History, Played};
 
 fn at_depth(depth: u32) -> Limits {
     Limits {
@@ -19,9 +20,12 @@ fn at_depth(depth: u32) -> Limits {
     }
 }
 
-fn run<G: Game>(pos: &G, limits: &Limits) -> Info<G::Move> {
+fn run<G: Game>(pos: &G, limits: &Limits) -> Info<G::Move>
+where
+    Toy: Evaluator<G>,
+{
     let stop = AtomicBool::new(false);
-    AlphaBeta::new(1).search(pos, limits, &stop, &mut |_| {})
+    AlphaBeta::new(1, Toy).search(&Played::new(pos.clone()), limits, &stop, &mut |_| {})
 }
 
 /// A tic-tac-toe position after `plies` random moves (stopping early at a finished game).
@@ -36,13 +40,12 @@ fn random_board(size: usize, seed: u64, plies: u32) -> TicTacToe {
     let mut pos = TicTacToe::empty_board(size, 3);
     for _ in 0..plies {
         let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
+        if History::new().turn(&pos, &mut moves).is_some() {
             break;
         }
         let mv = moves[rng.random_range(0..moves.len())];
         let next = pos.play_unchecked(&mv);
-        if next.outcome().is_some() {
+        if outcome(&next).is_some() {
             break;
         }
         pos = next;
@@ -52,7 +55,7 @@ fn random_board(size: usize, seed: u64, plies: u32) -> TicTacToe {
 
 /// Whether `moves` replay legally from `pos`.
 fn replays<G: Game>(pos: &G, moves: &[G::Move]) -> bool {
-    let mut cur = pos.clone();
+    let mut cur = Played::new(pos.clone());
     for mv in moves {
         match cur.play(mv) {
             Ok(next) => cur = next,
@@ -115,7 +118,7 @@ fn tictactoe_forced_win_in_three() {
     assert!(replays(&pos, pv));
     let end = pv.iter().fold(pos.clone(), |p, m| p.play_unchecked(m));
     assert_eq!(
-        end.outcome().map(|o| o.result),
+        outcome(&end).map(|o| o.result),
         Some(crate::GameResult::Win(crate::Player::One))
     );
     // The loser's view after the fork.
@@ -177,7 +180,9 @@ fn node_limit_is_respected() {
         );
         assert!(info.stopped);
         assert!(info.depth >= 1);
-        assert!(TicTacToe::empty().play(info.best_move().unwrap()).is_ok());
+        assert!(Played::new(TicTacToe::empty())
+            .play(info.best_move().unwrap())
+            .is_ok());
     }
 }
 
@@ -185,9 +190,13 @@ fn node_limit_is_respected() {
 fn depth_limit_and_progress_per_depth() {
     let mut depths = Vec::new();
     let stop = AtomicBool::new(false);
-    let info = search(&TicTacToe::empty(), &at_depth(5), &stop, &mut |i| {
-        depths.push(i.depth)
-    });
+    let info = search(
+        &Played::new(TicTacToe::empty()),
+        Toy,
+        &at_depth(5),
+        &stop,
+        &mut |i| depths.push(i.depth),
+    );
     assert_eq!(depths, vec![1, 2, 3, 4, 5]);
     assert_eq!(info.depth, 5);
     assert!(info.seldepth <= 5 && info.seldepth >= 1);
@@ -198,23 +207,34 @@ fn depth_limit_and_progress_per_depth() {
 #[test]
 fn stop_flag_set_before_search_returns_a_legal_move() {
     let stop = AtomicBool::new(true);
-    let info =
-        AlphaBeta::new(1).search(&TicTacToe::empty(), &Limits::default(), &stop, &mut |_| {});
+    let info = AlphaBeta::new(1, Toy).search(
+        &Played::new(TicTacToe::empty()),
+        &Limits::default(),
+        &stop,
+        &mut |_| {},
+    );
     assert!(info.stopped);
     assert_eq!(info.depth, 0);
-    assert!(TicTacToe::empty().play(info.best_move().unwrap()).is_ok());
+    assert!(Played::new(TicTacToe::empty())
+        .play(info.best_move().unwrap())
+        .is_ok());
 }
 
 #[test]
 fn unbounded_search_runs_until_stopped() {
     let stop = AtomicBool::new(false);
     let mut calls = 0;
-    let info = AlphaBeta::new(1).search(&TicTacToe::empty(), &Limits::default(), &stop, &mut |i| {
-        calls += 1;
-        if i.depth == 4 {
-            stop.store(true, Ordering::Relaxed);
-        }
-    });
+    let info = AlphaBeta::new(1, Toy).search(
+        &Played::new(TicTacToe::empty()),
+        &Limits::default(),
+        &stop,
+        &mut |i| {
+            calls += 1;
+            if i.depth == 4 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    );
     assert_eq!(calls, 4);
     assert_eq!(info.depth, 4);
     assert!(info.stopped);
@@ -233,9 +253,10 @@ fn periodic_reports_during_an_iteration() {
         ..Limits::default()
     };
     let mut reports = Vec::new();
-    let info = AlphaBeta::new(1).search(&TicTacToe::empty(), &limits, &stop, &mut |i| {
-        reports.push((i.depth, i.nodes, i.best_move().copied()))
-    });
+    let info =
+        AlphaBeta::new(1, Toy).search(&Played::new(TicTacToe::empty()), &limits, &stop, &mut |i| {
+            reports.push((i.depth, i.nodes, i.best_move().copied()))
+        });
     assert!(reports.len() > 6, "only {} reports", reports.len());
     assert!(reports.windows(2).all(|w| w[0].1 <= w[1].1), "nodes grow");
     assert!(reports.iter().all(|r| r.0 <= 6 && r.2.is_some()));
@@ -252,11 +273,11 @@ fn finished_game_has_no_lines() {
 
 #[test]
 fn reused_searcher_keeps_exact_results() {
-    let mut ab = AlphaBeta::<Nim>::new(1);
+    let mut ab = AlphaBeta::<Nim, Toy>::new(1, Toy);
     let stop = AtomicBool::new(false);
     for heap in (1..=30).rev() {
         let pos = Nim::new(heap, 3);
-        let info = ab.search(&pos, &at_depth(64), &stop, &mut |_| {});
+        let info = ab.search(&Played::new(pos.clone()), &at_depth(64), &stop, &mut |_| {});
         assert_eq!(
             info.score(),
             Some(Score::from_value(nim_value(heap, 3))),
@@ -276,7 +297,10 @@ fn interrupted_iteration_keeps_a_sound_result() {
             ..Limits::default()
         };
         let mut last = None;
-        let info = AlphaBeta::new(1).search(&pos, &limits, &stop, &mut |i| last = Some(i.clone()));
+        let info =
+            AlphaBeta::new(1, Toy).search(&Played::new(pos.clone()), &limits, &stop, &mut |i| {
+                last = Some(i.clone())
+            });
         let last = last.expect("depth 1 always completes");
         assert!(info.stopped);
         assert_eq!(info.depth, last.depth);
@@ -318,17 +342,24 @@ fn stop_from_another_thread() {
             stop.store(true, Ordering::Relaxed);
             fired
         });
-        let info = AlphaBeta::new(1).search(&pos, &Limits::default(), stop, &mut |i| {
-            if i.depth == 2 {
-                let _ = tx.send(());
-            }
-        });
+        let info = AlphaBeta::new(1, Toy).search(
+            &Played::new(pos.clone()),
+            &Limits::default(),
+            stop,
+            &mut |i| {
+                if i.depth == 2 {
+                    let _ = tx.send(());
+                }
+            },
+        );
         drop(tx);
         (info, stopper.join().unwrap())
     });
     assert!(!watchdog_fired, "the search never reported depth 2");
     assert!(info.depth >= 2);
-    assert!(pos.play(info.best_move().unwrap()).is_ok());
+    assert!(Played::new(pos.clone())
+        .play(info.best_move().unwrap())
+        .is_ok());
 }
 
 #[test]
@@ -341,11 +372,16 @@ fn unbounded_search_waits_for_the_stop_flag_after_a_proof() {
             let _ = rx.recv_timeout(Duration::from_secs(120));
             stop.store(true, Ordering::Relaxed);
         });
-        let info = AlphaBeta::new(1).search(&Nim::new(5, 3), &Limits::default(), stop, &mut |i| {
-            if matches!(i.score(), Some(Score::Mate(_))) {
-                let _ = tx.send(());
-            }
-        });
+        let info = AlphaBeta::new(1, Toy).search(
+            &Played::new(Nim::new(5, 3)),
+            &Limits::default(),
+            stop,
+            &mut |i| {
+                if matches!(i.score(), Some(Score::Mate(_))) {
+                    let _ = tx.send(());
+                }
+            },
+        );
         // Read before the scope joins the stopper thread.
         let was_set = stop.load(Ordering::Relaxed);
         drop(tx);

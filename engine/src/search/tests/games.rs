@@ -2,22 +2,26 @@
 
 use std::ops::ControlFlow;
 
+use crate::eval::Evaluator;
 use crate::search::{MATE, MATE_BOUND};
-use crate::{Game, GameResult, NotationError, Outcome, Player, SetupError};
+use crate::{
+    Game, GameResult, History, NotationError, Outcome, PerfectInformation, Player, SetupError,
+};
+
+/// The evaluation of the toy games.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Toy;
+
+/// The end of a toy game (they have no repetition rule).
+pub fn outcome<G: Game>(pos: &G) -> Option<Outcome> {
+    History::new().outcome(pos)
+}
 
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
-}
-
-fn side_from(c: &str) -> Result<Player, NotationError> {
-    match c {
-        "1" => Ok(Player::One),
-        "2" => Ok(Player::Two),
-        _ => Err(NotationError::new(format!("bad side {c:?}"))),
-    }
 }
 
 /// The subtraction game: take 1..=`max_take` stones; whoever takes the last stone wins.
@@ -54,29 +58,6 @@ impl Game for Nim {
         Nim::new(21, 3)
     }
 
-    fn from_notation(_: (), text: &str) -> Result<Self, SetupError> {
-        let parts: Vec<&str> = text.split('/').collect();
-        let [heap, max, side] = parts[..] else {
-            return Err(NotationError::new("expected heap/max/side").into());
-        };
-        let heap = heap.parse().map_err(|_| NotationError::new("bad heap"))?;
-        let max_take = max.parse().map_err(|_| NotationError::new("bad max"))?;
-        Ok(Nim {
-            heap,
-            max_take,
-            to_move: side_from(side)?,
-        })
-    }
-
-    fn to_notation(&self) -> String {
-        format!(
-            "{}/{}/{}",
-            self.heap,
-            self.max_take,
-            self.to_move.index() + 1
-        )
-    }
-
     fn side_to_move(&self) -> Player {
         self.to_move
     }
@@ -88,11 +69,19 @@ impl Game for Nim {
         }
     }
 
-    fn for_each_move(&self, f: &mut dyn FnMut(u32) -> ControlFlow<()>) -> ControlFlow<()> {
+    fn decided(&self) -> Option<Outcome> {
+        (self.heap == 0).then(|| Outcome::win(self.to_move.opponent(), "took the last stone"))
+    }
+
+    fn generate<F: FnMut(u32) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
         for take in 1..=self.max_take.min(self.heap) {
             f(take)?;
         }
         ControlFlow::Continue(())
+    }
+
+    fn no_moves(&self) -> Outcome {
+        Outcome::win(self.to_move.opponent(), "took the last stone")
     }
 
     fn play_unchecked(&self, mv: &u32) -> Self {
@@ -103,31 +92,27 @@ impl Game for Nim {
         }
     }
 
-    fn outcome(&self) -> Option<Outcome> {
-        (self.heap == 0).then(|| Outcome::win(self.to_move.opponent(), "took the last stone"))
-    }
-
     fn hash(&self) -> u64 {
         mix(u64::from(self.heap) << 16
             | u64::from(self.max_take) << 1
             | self.to_move.index() as u64)
     }
 
-    fn evaluate(&self) -> i32 {
-        // A deliberately misleading heuristic: the search must see through it.
-        (self.heap % 3) as i32 * 7 - 5
-    }
-
     fn parse_move(&self, text: &str) -> Result<u32, NotationError> {
         text.parse().map_err(|_| NotationError::new("bad move"))
     }
 
-    fn move_to_text(&self, mv: &u32) -> String {
-        mv.to_string()
+    fn push_move_text(&self, mv: &u32, out: &mut String) {
+        out.push_str(&mv.to_string());
     }
+}
 
-    fn diagram(&self) -> String {
-        self.to_notation()
+impl PerfectInformation for Nim {}
+
+impl Evaluator<Nim> for Toy {
+    fn evaluate(&self, pos: &Nim) -> i32 {
+        // A deliberately misleading heuristic: the search must see through it.
+        (pos.heap % 3) as i32 * 7 - 5
     }
 }
 
@@ -185,7 +170,7 @@ impl TicTacToe {
     /// Reads `X`, `O`, `.` cells row by row (9, 16 or 25 of them, three in a
     /// row wins); the side to move follows from the counts.
     pub fn parse(text: &str) -> Self {
-        Self::from_notation((), text).expect("valid test position")
+        Self::from_notation(text).expect("valid test position")
     }
 
     /// Calls `f` with every run of `k` cells in a line.
@@ -213,22 +198,9 @@ impl TicTacToe {
     }
 }
 
-impl Game for TicTacToe {
-    type Move = u8;
-    type Variant = ();
-    const NAME: &'static str = "tictactoe";
-
-    fn variants() -> &'static [((), &'static str)] {
-        &[((), "standard")]
-    }
-
-    fn variant(&self) {}
-
-    fn start(_: (), _: u64) -> Self {
-        TicTacToe::empty()
-    }
-
-    fn from_notation(_: (), text: &str) -> Result<Self, SetupError> {
+impl TicTacToe {
+    /// Reads `X`, `O`, `.` cells row by row.
+    pub fn from_notation(text: &str) -> Result<Self, SetupError> {
         let chars: Vec<char> = text.chars().collect();
         let size = match chars.len() {
             9 => 3,
@@ -254,16 +226,21 @@ impl Game for TicTacToe {
         };
         Ok(pos)
     }
+}
 
-    fn to_notation(&self) -> String {
-        self.cells[..self.cell_count()]
-            .iter()
-            .map(|c| match c {
-                1 => 'X',
-                2 => 'O',
-                _ => '.',
-            })
-            .collect()
+impl Game for TicTacToe {
+    type Move = u8;
+    type Variant = ();
+    const NAME: &'static str = "tictactoe";
+
+    fn variants() -> &'static [((), &'static str)] {
+        &[((), "standard")]
+    }
+
+    fn variant(&self) {}
+
+    fn start(_: (), _: u64) -> Self {
+        TicTacToe::empty()
     }
 
     fn side_to_move(&self) -> Player {
@@ -277,16 +254,17 @@ impl Game for TicTacToe {
         }
     }
 
-    fn for_each_move(&self, f: &mut dyn FnMut(u8) -> ControlFlow<()>) -> ControlFlow<()> {
-        if self.outcome().is_some() {
-            return ControlFlow::Continue(());
-        }
+    fn generate<F: FnMut(u8) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
         for i in 0..self.cell_count() {
             if self.cells[i] == 0 {
                 f(i as u8)?;
             }
         }
         ControlFlow::Continue(())
+    }
+
+    fn no_moves(&self) -> Outcome {
+        Outcome::draw("board full")
     }
 
     fn play_unchecked(&self, mv: &u8) -> Self {
@@ -296,7 +274,7 @@ impl Game for TicTacToe {
         next
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    fn decided(&self) -> Option<Outcome> {
         let mut winner = None;
         self.for_each_line(|line| {
             let first = self.cells[line[0]];
@@ -320,13 +298,25 @@ impl Game for TicTacToe {
         mix(code)
     }
 
-    fn evaluate(&self) -> i32 {
-        let me = mark(self.to_move);
+    fn parse_move(&self, text: &str) -> Result<u8, NotationError> {
+        text.parse().map_err(|_| NotationError::new("bad move"))
+    }
+
+    fn push_move_text(&self, mv: &u8, out: &mut String) {
+        out.push_str(&mv.to_string());
+    }
+}
+
+impl PerfectInformation for TicTacToe {}
+
+impl Evaluator<TicTacToe> for Toy {
+    fn evaluate(&self, pos: &TicTacToe) -> i32 {
+        let me = mark(pos.to_move);
         let mut score = 0;
-        self.for_each_line(|line| {
+        pos.for_each_line(|line| {
             let (mut mine, mut theirs) = (0, 0);
             for &i in line {
-                match self.cells[i] {
+                match pos.cells[i] {
                     0 => {}
                     c if c == me => mine += 1,
                     _ => theirs += 1,
@@ -339,38 +329,29 @@ impl Game for TicTacToe {
                 score -= theirs * theirs * 9;
             }
         });
-        let centre = self.cell_count() / 2;
-        score + if self.cells[centre] == me { 3 } else { 0 }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<u8, NotationError> {
-        text.parse().map_err(|_| NotationError::new("bad move"))
-    }
-
-    fn move_to_text(&self, mv: &u8) -> String {
-        mv.to_string()
-    }
-
-    fn diagram(&self) -> String {
-        self.to_notation()
+        let centre = pos.cell_count() / 2;
+        score + if pos.cells[centre] == me { 3 } else { 0 }
     }
 }
 
 /// Plain full-width minimax (no pruning, no table) with the searcher's conventions.
-pub fn minimax<G: Game>(pos: &G, depth: u32, ply: i32) -> i32 {
-    if let Some(outcome) = pos.outcome() {
+pub fn minimax<G: Game>(pos: &G, depth: u32, ply: i32) -> i32
+where
+    Toy: Evaluator<G>,
+{
+    if let Some(outcome) = outcome(pos) {
         return match outcome.result {
             GameResult::Draw => 0,
             GameResult::Win(p) if p == pos.side_to_move() => MATE - ply,
             GameResult::Win(_) => -(MATE - ply),
         };
     }
-    let eval = || pos.evaluate().clamp(-(MATE_BOUND - 1), MATE_BOUND - 1);
+    let eval = || Toy.evaluate(pos).clamp(-(MATE_BOUND - 1), MATE_BOUND - 1);
     if depth == 0 {
         return eval();
     }
     let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
+    let _ = History::new().turn(pos, &mut moves);
     moves
         .iter()
         .map(|m| -minimax(&pos.play_unchecked(m), depth - 1, ply + 1))
@@ -379,9 +360,12 @@ pub fn minimax<G: Game>(pos: &G, depth: u32, ply: i32) -> i32 {
 }
 
 /// Each root move with its minimax value at `depth`, best first.
-pub fn root_values<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, i32)> {
+pub fn root_values<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, i32)>
+where
+    Toy: Evaluator<G>,
+{
     let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
+    let _ = History::new().turn(pos, &mut moves);
     let mut values: Vec<(G::Move, i32)> = moves
         .into_iter()
         .map(|m| {

@@ -2,19 +2,29 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::games::{Nim, TicTacToe};
+use super::games::{Nim, TicTacToe, Toy};
+use crate::eval::Evaluator;
 use crate::search::mcts::search;
 use crate::search::{Info, Limits, Score};
-use crate::Game;
+use crate::{Game, Played};
 
-fn run<G: Game>(pos: &G, nodes: u64, seed: u64, multipv: usize) -> Info<G::Move> {
+fn run<G: Game>(pos: &G, nodes: u64, seed: u64, multipv: usize) -> Info<G::Move>
+where
+    Toy: Evaluator<G>,
+{
     let limits = Limits {
         nodes: Some(nodes),
         seed,
         multipv,
         ..Limits::default()
     };
-    search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+    search(
+        &Played::new(pos.clone()),
+        &Toy,
+        &limits,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
 }
 
 #[test]
@@ -66,7 +76,8 @@ fn deterministic_for_a_seed_and_node_budget() {
 #[test]
 fn stopped_before_any_playout_returns_the_first_legal_move() {
     let stop = AtomicBool::new(true);
-    let info = search(&TicTacToe::empty(), &Limits::default(), &stop, &mut |_| {});
+    let root = Played::new(TicTacToe::empty());
+    let info = search(&root, &Toy, &Limits::default(), &stop, &mut |_| {});
     assert_eq!(info.best_move(), Some(&0));
     assert_eq!(info.nodes, 0);
     assert!(info.stopped);
@@ -87,7 +98,8 @@ fn periodic_progress_reports() {
     };
     let mut reports = Vec::new();
     let info = search(
-        &TicTacToe::empty(),
+        &Played::new(TicTacToe::empty()),
+        &Toy,
         &limits,
         &AtomicBool::new(false),
         &mut |i| reports.push((i.nodes, i.lines.len())),

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::search::clock::Clock;
-use crate::search::ordering::{History, Killers};
+use crate::search::ordering::{HistoryTable, Killers};
 use crate::search::Limits;
 use crate::Player;
 
@@ -52,7 +52,7 @@ fn killers_keep_the_two_latest_distinct_moves() {
 
 #[test]
 fn history_rewards_cutoff_moves_per_side() {
-    let mut h = History::new();
+    let mut h = HistoryTable::new();
     h.update(Player::One, &(2u8, 5u8), 4, true);
     assert!(h.score(Player::One, &(2u8, 5u8)) > 0);
     assert_eq!(h.score(Player::Two, &(2u8, 5u8)), 0);

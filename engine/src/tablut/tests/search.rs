@@ -2,24 +2,26 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::tests_rules::{play, pos, B, W};
-use super::{Move, Tablut, Variant};
-use crate::game::{Game, GameResult};
+use super::rules::{play, pos, B, W};
+use super::Pos;
+use crate::tablut::{Evaluation, Move, Variant};
+
+use crate::game::GameResult;
 use crate::search::{alphabeta::search, Limits, Score};
 
-fn best(p: &Tablut, depth: u32) -> (Move, Score) {
+fn best(p: &Pos, depth: u32) -> (Move, Score) {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let info = search(p, &limits, &AtomicBool::new(false), &mut |_| {});
+    let info = search(p, Evaluation, &limits, &AtomicBool::new(false), &mut |_| {});
     (
         *info.best_move().expect("a move"),
         info.score().expect("a score"),
     )
 }
 
-fn white_wins_now(p: &Tablut) -> bool {
+fn white_wins_now(p: &Pos) -> bool {
     let mut moves = Vec::new();
     p.legal_moves(&mut moves);
     moves
@@ -29,7 +31,7 @@ fn white_wins_now(p: &Tablut) -> bool {
 
 /// After white's move, every black reply loses at once (Tuichi) or leaves white
 /// an immediate win.
-fn forced_win_next(after_white: &Tablut) -> bool {
+fn forced_win_next(after_white: &Pos) -> bool {
     let mut replies = Vec::new();
     after_white.legal_moves(&mut replies);
     !replies.is_empty()

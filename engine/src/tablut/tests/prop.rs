@@ -7,9 +7,12 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::cells::Cell;
-use super::{reference, zobrist, Move, Piece, Setup, Tablut, Variant};
-use crate::game::{perft, Game, Player};
+use super::Pos;
+use crate::eval::Evaluator;
+use crate::game::Player;
+use crate::played::perft;
+use crate::tablut::Cell;
+use crate::tablut::{reference, zobrist, Evaluation, Move, Piece, Setup, Tablut, Variant};
 
 const ALL: [Variant; 4] = [
     Variant::Bga,
@@ -18,7 +21,7 @@ const ALL: [Variant; 4] = [
     Variant::Linnaeus,
 ];
 
-fn fast_moves(pos: &Tablut) -> Vec<Move> {
+fn fast_moves(pos: &Pos) -> Vec<Move> {
     let mut v = Vec::new();
     pos.legal_moves(&mut v);
     v.sort_by_key(|m| match *m {
@@ -28,15 +31,15 @@ fn fast_moves(pos: &Tablut) -> Vec<Move> {
     v
 }
 
-fn reference_moves(pos: &Tablut) -> Vec<Move> {
+fn reference_moves(pos: &Pos) -> Vec<Move> {
     if pos.outcome().is_some() {
         Vec::new()
     } else {
-        reference::moves(pos)
+        reference::moves(pos.position())
     }
 }
 
-fn reference_perft(pos: &Tablut, depth: u32) -> u64 {
+fn reference_perft(pos: &Pos, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -66,15 +69,15 @@ fn perft_depth_one_by_hand() {
         (Variant::Linnaeus, 80),
     ];
     for (v, n) in expected {
-        assert_eq!(perft(&Tablut::start(v, 0), 1), n, "{v:?}");
-        assert_eq!(reference_perft(&Tablut::start(v, 0), 1), n, "{v:?}");
+        assert_eq!(perft(&Pos::start(v, 0), 1), n, "{v:?}");
+        assert_eq!(reference_perft(&Pos::start(v, 0), 1), n, "{v:?}");
     }
 }
 
 #[test]
 fn perft_depths_one_to_three_match_reference() {
     for v in ALL {
-        let start = Tablut::start(v, 0);
+        let start = Pos::start(v, 0);
         for depth in 1..=3 {
             let fast = perft(&start, depth);
             let slow = reference_perft(&start, depth);
@@ -94,7 +97,7 @@ fn random_games_match_reference() {
     let mut finished = 0;
     for game in 0..2000 {
         let v = ALL[game % 4];
-        let mut pos = Tablut::start(v, 0);
+        let mut pos = Pos::start(v, 0);
         for _ in 0..150 {
             let fast = fast_moves(&pos);
             let mut dedup = fast.clone();
@@ -106,9 +109,12 @@ fn random_games_match_reference() {
                 pos.to_notation()
             );
             assert_eq!(fast, reference_moves(&pos), "{}", pos.to_notation());
-            assert_eq!(pos.hash(), zobrist::full(&pos.board, pos.side));
+            assert_eq!(
+                pos.hash(),
+                zobrist::full(&pos.position().board, pos.side_to_move())
+            );
             let text = pos.to_notation();
-            assert_eq!(Tablut::from_notation(v, &text).as_ref(), Ok(&pos), "{text}");
+            assert_eq!(Pos::from_notation(v, &text).as_ref(), Ok(&pos), "{text}");
             positions += 1;
             if fast.is_empty() {
                 assert!(pos.outcome().is_some(), "no move but not over: {text}");
@@ -161,17 +167,17 @@ fn random_setups_round_trip_or_are_rejected() {
             Ok(pos) => {
                 accepted += 1;
                 let text = pos.to_notation();
-                assert_eq!(Tablut::from_notation(v, &text).as_ref(), Ok(&pos), "{text}");
+                assert_eq!(Pos::from_notation(v, &text).as_ref(), Ok(&pos), "{text}");
                 assert_eq!(Tablut::from_setup(v, &pos.setup()).as_ref(), Ok(&pos));
                 // Everything a position can be asked must work.
                 let _ = pos.outcome();
-                let _ = pos.evaluate();
+                let _ = Evaluation.evaluate(pos.position());
                 let _ = pos.diagram();
                 let mut moves = Vec::new();
                 pos.legal_moves(&mut moves);
                 for m in moves.iter().take(3) {
                     let next = pos.play_unchecked(m);
-                    let _ = pos.move_events(m, &next);
+                    let _ = super::events(&pos, m, &next);
                 }
                 let _ = pos.for_each_move(&mut |_| ControlFlow::Break(()));
             }
@@ -185,14 +191,14 @@ proptest! {
     #[test]
     fn position_garbage_never_panics(text in "\\PC{0,80}") {
         for v in ALL {
-            let _ = Tablut::from_notation(v, &text);
+            let _ = Pos::from_notation(v, &text);
         }
     }
 
     #[test]
     fn position_like_garbage_never_panics(text in "[bwkBWK0-9/]{0,60} [bwx] (-|[0-9a-f,]{0,40})( p[0-9])?") {
         for v in ALL {
-            if let Err(e) = Tablut::from_notation(v, &text) {
+            if let Err(e) = Pos::from_notation(v, &text) {
                 prop_assert!(!e.problems.is_empty());
             }
         }
@@ -201,13 +207,13 @@ proptest! {
     #[test]
     fn move_garbage_never_panics(text in "\\PC{0,12}") {
         for v in ALL {
-            let _ = Tablut::start(v, 0).parse_move(&text);
+            let _ = Pos::start(v, 0).parse_move(&text);
         }
     }
 
     #[test]
     fn move_like_garbage_never_panics(text in "[a-kA-K0-9]{1,3}-?[a-kA-K0-9]{0,3}") {
-        let pos = Tablut::start(Variant::Bga, 0);
+        let pos = Pos::start(Variant::Bga, 0);
         if let Ok(m) = pos.parse_move(&text) {
             prop_assert_eq!(pos.parse_move(&pos.move_to_text(&m)), Ok(m));
         }

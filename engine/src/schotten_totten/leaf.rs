@@ -8,9 +8,9 @@
 
 use std::sync::OnceLock;
 
-use super::super::cards::Card;
-use super::super::formation::{max_strength, proof, strength, Pool};
-use super::super::state::FullState;
+use super::cards::Card;
+use super::formation::{max_strength, proof, strength, Pool};
+use super::state::FullState;
 use crate::Player;
 
 /// Strength units a side's reachable formation is discounted per missing card
@@ -112,7 +112,7 @@ fn table() -> &'static [bool; 512] {
 
 /// The chance (0..1) that `One` wins, stones taken independently with the
 /// chances of [`stone_chances`].
-pub(super) fn one_win_chance(s: &FullState) -> f64 {
+pub(crate) fn one_win_chance(s: &FullState) -> f64 {
     let p = stone_chances(s);
     let mut fixed = 0u16;
     let mut open = [0usize; 9];

@@ -1,10 +1,12 @@
 //! Tuichi/Raichi, repetition, stalemate and passes, validation, notation, diagram.
 
-use super::tests_rules::{kinds, legal, play, pos, ALL, B, W};
-use super::{Cell, Move, Piece, Setup, Tablut, Variant};
+use super::rules::{kinds, legal, play, pos, ALL, B, W};
+use super::Pos;
+use crate::eval::Evaluator;
 use crate::game::{Game, GameResult, Player};
+use crate::tablut::{Cell, Evaluation, Move, Piece, Setup, Tablut, Variant};
 
-fn result(p: &Tablut) -> Option<(GameResult, &'static str)> {
+fn result(p: &Pos) -> Option<(GameResult, &'static str)> {
     p.outcome().map(|o| (o.result, o.reason))
 }
 
@@ -13,16 +15,16 @@ fn tuichi_two_clear_lines_win_for_white() {
     // bga: the king on d4 has no clear line (camps end every line); on d3 both
     // d3-a3 and d3-i3 are clear.
     let p = pos(Variant::Bga, W, "g7 h9", "c8", "d4");
-    assert_eq!(p.clear_lines(), 0);
+    assert_eq!(p.position().clear_lines(), 0);
     assert_eq!(kinds(&p, "d4-d3"), vec!["tuichi"]);
     let after = play(&p, "d4-d3");
-    assert_eq!(after.clear_lines(), 2);
+    assert_eq!(after.position().clear_lines(), 2);
     assert_eq!(result(&after), Some((GameResult::Win(W), "tuichi")));
     // With h3 blocked: one clear line, Raichi only.
     let p = pos(Variant::Bga, W, "g7 h3", "c8", "d4");
     assert_eq!(kinds(&p, "d4-d3"), vec!["raichi"]);
     let after = play(&p, "d4-d3");
-    assert_eq!(after.clear_lines(), 1);
+    assert_eq!(after.position().clear_lines(), 1);
     assert_eq!(after.outcome(), None);
     // (decision) a black move that opens the second line also gives Tuichi.
     assert_eq!(kinds(&after, "h3-h4"), vec!["tuichi"]);
@@ -68,7 +70,7 @@ fn repetition_ply(v: Variant) -> usize {
         let after = play(&p, text);
         if let Some(o) = after.outcome() {
             assert_eq!((o.result, o.reason), (GameResult::Draw, "repetition"));
-            let ev = p.move_events(&m, &after);
+            let ev = super::events(&p, &m, &after);
             assert!(ev.iter().any(|e| e.kind == "repetition"));
             return ply;
         }
@@ -88,11 +90,11 @@ fn repetition_draw_on_the_exact_occurrence() {
 
 #[test]
 fn ashton_does_not_record_the_start_position() {
-    let start = Tablut::start(Variant::Ashton, 0);
+    let start = Pos::start(Variant::Ashton, 0);
     assert!(play(&start, "e3-d3").history().is_empty());
     let custom = pos(Variant::Ashton, W, "g7 h9", "c8", "d4");
     assert_eq!(play(&custom, "c8-c7").history(), &[custom.hash()]);
-    let bga = Tablut::start(Variant::Bga, 0);
+    let bga = Pos::start(Variant::Bga, 0);
     assert_eq!(play(&bga, "e2-d2").history(), &[bga.hash()]);
 }
 
@@ -120,11 +122,11 @@ fn linnaeus_passes_and_two_passes_draw() {
     assert_eq!(moves, vec![Move::Pass]);
     assert_eq!(kinds(&p, "pass"), vec!["pass"]);
     let after = play(&p, "pass");
-    assert_eq!(after.passes(), 1);
+    assert_eq!(after.position().passes(), 1);
     assert_eq!(after.outcome(), None);
     assert!(!legal(&after, "pass"), "white has moves, so no pass");
     let after = play(&after, "d4-d3");
-    assert_eq!(after.passes(), 0);
+    assert_eq!(after.position().passes(), 0);
     // White passed just before (p1) and black is stuck again: two passes draw.
     let text = format!(
         "{} p1",
@@ -132,15 +134,15 @@ fn linnaeus_passes_and_two_passes_draw() {
             .to_notation()
             .trim_end_matches(" p0")
     );
-    let p = Tablut::from_notation(Variant::Linnaeus, &text).unwrap();
-    assert_eq!(p.passes(), 1);
+    let p = Pos::from_notation(Variant::Linnaeus, &text).unwrap();
+    assert_eq!(p.position().passes(), 1);
     let after = play(&p, "pass");
     assert_eq!(
         result(&after),
         Some((GameResult::Draw, "two passes in a row"))
     );
     assert_eq!(kinds(&p, "pass"), vec!["pass", "no-moves"]);
-    assert!(Tablut::start(Variant::Bga, 0).parse_move("pass").is_err());
+    assert!(Pos::start(Variant::Bga, 0).parse_move("pass").is_err());
 }
 
 #[test]
@@ -152,9 +154,9 @@ fn start_notation_per_variant() {
         (Variant::Ashton, format!("{board} w -")),
         (Variant::Linnaeus, format!("{board} b - p0")),
     ] {
-        let start = Tablut::start(v, 0);
+        let start = Pos::start(v, 0);
         assert_eq!(start.to_notation(), text);
-        assert_eq!(Tablut::from_notation(v, &text), Ok(start.clone()));
+        assert_eq!(Pos::from_notation(v, &text), Ok(start.clone()));
         let after = play(
             &start,
             if v == Variant::Ashton {
@@ -163,15 +165,15 @@ fn start_notation_per_variant() {
                 "e2-d2"
             },
         );
-        let back = Tablut::from_notation(v, &after.to_notation()).unwrap();
+        let back = Pos::from_notation(v, &after.to_notation()).unwrap();
         assert_eq!(back, after);
     }
-    let after = play(&Tablut::start(Variant::Bga, 0), "e2-d2");
+    let after = play(&Pos::start(Variant::Bga, 0), "e2-d2");
     assert_eq!(
         after.to_notation(),
         format!(
             "3bbb3/3b5/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 w {:016x}",
-            Tablut::start(Variant::Bga, 0).hash()
+            Pos::start(Variant::Bga, 0).hash()
         )
     );
 }
@@ -179,7 +181,7 @@ fn start_notation_per_variant() {
 #[test]
 fn notation_errors_name_the_problem() {
     let bad = |text: &str| {
-        Tablut::from_notation(Variant::Bga, text)
+        Pos::from_notation(Variant::Bga, text)
             .unwrap_err()
             .problems
             .join("; ")
@@ -193,7 +195,7 @@ fn notation_errors_name_the_problem() {
     assert!(bad("9/9/9/9/4k4/9/9/9/9 b - p1").contains("only in linnaeus"));
     assert!(bad("9/9/9/9/4k4/9/9/9/9").contains("fields"));
     assert!(bad("").contains("fields"));
-    let err = Tablut::from_notation(Variant::Linnaeus, "9/9/9/9/4k4/9/9/9/9 b - p7").unwrap_err();
+    let err = Pos::from_notation(Variant::Linnaeus, "9/9/9/9/4k4/9/9/9/9 b - p7").unwrap_err();
     assert!(err.problems[0].contains("p0, p1 or p2"));
 }
 
@@ -279,7 +281,7 @@ fn setup_lists_every_problem() {
 
 #[test]
 fn move_text() {
-    let p = Tablut::start(Variant::Bga, 0);
+    let p = Pos::start(Variant::Bga, 0);
     let m = p.parse_move("E2-D2").unwrap();
     assert_eq!(
         m,
@@ -290,8 +292,8 @@ fn move_text() {
     );
     assert_eq!(p.move_to_text(&m), "e2-d2");
     let mut out = "moves: ".to_string();
-    p.push_move_text(&m, &mut out);
-    p.push_move_text(&Move::Pass, &mut out);
+    p.position().push_move_text(&m, &mut out);
+    p.position().push_move_text(&Move::Pass, &mut out);
     assert_eq!(out, "moves: e2-d2pass");
     for (bad, why) in [
         ("e2d2", "joined by '-'"),
@@ -305,7 +307,7 @@ fn move_text() {
         let err = p.parse_move(bad).unwrap_err();
         assert!(err.message.contains(why), "{bad}: {}", err.message);
     }
-    let l = Tablut::start(Variant::Linnaeus, 0);
+    let l = Pos::start(Variant::Linnaeus, 0);
     assert_eq!(l.parse_move("PASS"), Ok(Move::Pass));
     assert_eq!(l.move_to_text(&Move::Pass), "pass");
     assert!(!legal(&l, "pass"), "no pass while moves exist");
@@ -313,7 +315,7 @@ fn move_text() {
 
 #[test]
 fn diagram_marks_cells() {
-    let d = Tablut::start(Variant::Bga, 0).diagram();
+    let d = Pos::start(Variant::Bga, 0).diagram();
     let lines: Vec<&str> = d.lines().collect();
     assert_eq!(lines[0], "   a b c d e f g h i");
     assert_eq!(lines[1], " 1 o o o B B B o o o");
@@ -323,7 +325,7 @@ fn diagram_marks_cells() {
     let p = pos(Variant::Bga, B, "h9", "", "d4");
     let lines: Vec<String> = p.diagram().lines().map(String::from).collect();
     assert_eq!(lines[5], " 5 + + . . * . . + +");
-    let c = Tablut::start(Variant::BgaCorners, 0).diagram();
+    let c = Pos::start(Variant::BgaCorners, 0).diagram();
     assert_eq!(c.lines().nth(1), Some(" 1 o . . B B B . . o"));
 }
 
@@ -336,7 +338,7 @@ fn variants_and_players() {
     assert_eq!(Tablut::player_name(W), "white");
     for v in ALL {
         let first = if v == Variant::Ashton { W } else { B };
-        assert_eq!(Tablut::start(v, 0).side_to_move(), first);
+        assert_eq!(Pos::start(v, 0).side_to_move(), first);
     }
 }
 
@@ -347,24 +349,30 @@ fn evaluation_follows_material_routes_and_pressure() {
         let open = pos(v, W, "c8 g2 g7", "e3", "d6");
         let closed = pos(v, W, "c8 g2 d7", "e3", "d6");
         assert!(
-            closed.evaluate() < open.evaluate(),
+            Evaluation.evaluate(closed.position()) < Evaluation.evaluate(open.position()),
             "{v:?}: a black piece next to the king is bad for white"
         );
         // Material: one white soldier more is better for white, worse for black.
         let more = pos(v, W, "c8 g2 g7", "e3 f3", "d6");
-        assert!(more.evaluate() > open.evaluate(), "{v:?}");
+        assert!(
+            Evaluation.evaluate(more.position()) > Evaluation.evaluate(open.position()),
+            "{v:?}"
+        );
         let black_view = pos(v, B, "c8 g2 g7", "e3 f3", "d6");
         assert!(
-            black_view.evaluate() < 0,
+            Evaluation.evaluate(black_view.position()) < 0,
             "{v:?}: {}",
-            black_view.evaluate()
+            Evaluation.evaluate(black_view.position())
         );
-        assert_eq!(black_view.evaluate(), -more.evaluate());
+        assert_eq!(
+            Evaluation.evaluate(black_view.position()),
+            -Evaluation.evaluate(more.position())
+        );
     }
     // bga: a clear line for the king (g4: g3 g2 g1) is worth more than none.
     let route = pos(Variant::Bga, W, "c8 b2 g7", "e3", "g4");
     let blocked = pos(Variant::Bga, W, "c8 g2 g7", "e3", "g4");
-    assert_eq!(route.clear_lines(), 1);
-    assert_eq!(blocked.clear_lines(), 0);
-    assert!(route.evaluate() > blocked.evaluate() + 100);
+    assert_eq!(route.position().clear_lines(), 1);
+    assert_eq!(blocked.position().clear_lines(), 0);
+    assert!(Evaluation.evaluate(route.position()) > Evaluation.evaluate(blocked.position()) + 100);
 }

@@ -1,10 +1,12 @@
 //! Capture, king-capture, hostile-cell, camp, throne and escape rules, per variant,
 //! on hand-built positions.
 
-use super::{Cell, Piece, Setup, Tablut, Variant};
-use crate::game::{Game, GameResult, Outcome, Player};
+use super::Pos;
+use crate::tablut::{Cell, Piece, Setup, Tablut, Variant};
 
-pub(super) const B: Player = Player::One;
+use crate::game::{GameResult, Outcome, Player};
+
+pub(crate) const B: Player = Player::One;
 pub(super) const W: Player = Player::Two;
 pub(super) const ALL: [Variant; 4] = [
     Variant::Bga,
@@ -14,7 +16,7 @@ pub(super) const ALL: [Variant; 4] = [
 ];
 
 /// A validated position from space-separated cell lists (`king` may be empty).
-pub(super) fn pos(v: Variant, side: Player, black: &str, white: &str, king: &str) -> Tablut {
+pub(crate) fn pos(v: Variant, side: Player, black: &str, white: &str, king: &str) -> Pos {
     let mut pieces = Vec::new();
     for (list, piece) in [
         (black, Piece::Black),
@@ -35,7 +37,7 @@ pub(super) fn pos(v: Variant, side: Player, black: &str, white: &str, king: &str
 }
 
 /// Plays a move checked for legality.
-pub(super) fn play(p: &Tablut, text: &str) -> Tablut {
+pub(super) fn play(p: &Pos, text: &str) -> Pos {
     let m = p.parse_move(text).expect("move syntax");
     p.clone()
         .play(&m)
@@ -43,24 +45,27 @@ pub(super) fn play(p: &Tablut, text: &str) -> Tablut {
 }
 
 /// Whether a move is legal.
-pub(super) fn legal(p: &Tablut, text: &str) -> bool {
+pub(super) fn legal(p: &Pos, text: &str) -> bool {
     let m = p.parse_move(text).expect("move syntax");
     p.clone().play(&m).is_ok()
 }
 
 /// The piece on a named cell.
-pub(super) fn at(p: &Tablut, cell: &str) -> Option<Piece> {
-    p.piece_at(Cell::parse(cell).expect("cell"))
+pub(super) fn at(p: &Pos, cell: &str) -> Option<Piece> {
+    p.position().piece_at(Cell::parse(cell).expect("cell"))
 }
 
 /// The event kinds of a move.
-pub(super) fn kinds(p: &Tablut, text: &str) -> Vec<&'static str> {
+pub(super) fn kinds(p: &Pos, text: &str) -> Vec<&'static str> {
     let m = p.parse_move(text).expect("move syntax");
     let after = play(p, text);
-    p.move_events(&m, &after).iter().map(|e| e.kind).collect()
+    super::events(p, &m, &after)
+        .iter()
+        .map(|e| e.kind)
+        .collect()
 }
 
-fn win(p: &Tablut) -> Option<(GameResult, &'static str)> {
+fn win(p: &Pos) -> Option<(GameResult, &'static str)> {
     p.outcome().map(|o: Outcome| (o.result, o.reason))
 }
 
@@ -72,7 +77,7 @@ fn black_captures_a_white_soldier_between_two_in_every_variant() {
         let after = play(&p, "d7-d3");
         assert_eq!(at(&after, "c3"), None, "{v:?}");
         assert_eq!(at(&after, "d3"), Some(Piece::Black));
-        let ev = p.move_events(&m, &after);
+        let ev = super::events(&p, &m, &after);
         assert_eq!(ev[0].kind, "capture");
         assert_eq!(ev[0].cells, vec!["c3".to_string()]);
         assert!(after.history().is_empty(), "a capture clears the history");
@@ -98,7 +103,7 @@ fn several_captures_at_once() {
             assert_eq!(at(&after, c), None, "{v:?} {c}");
         }
         assert_eq!(
-            after.pieces().count(),
+            after.position().pieces().count(),
             4 + 1,
             "four black and the king left"
         );
@@ -309,11 +314,15 @@ fn bga_king_captured_on_the_throne_by_four() {
         let p = pos(v, B, "e4 d5 f5 e7", "", "e5");
         assert_eq!(kinds(&p, "e7-e6"), vec!["king-captured"], "{v:?}");
         let after = play(&p, "e7-e6");
-        assert_eq!(after.king(), None);
+        assert_eq!(after.position().king(), None);
         assert_eq!(win(&after), Some((GameResult::Win(B), "king captured")));
         // Three are not enough on the throne in any variant.
         let p = pos(v, B, "e4 d5 e7", "", "e5");
-        assert_eq!(play(&p, "e7-e6").king(), Cell::parse("e5").ok(), "{v:?}");
+        assert_eq!(
+            play(&p, "e7-e6").position().king(),
+            Cell::parse("e5").ok(),
+            "{v:?}"
+        );
     }
 }
 
@@ -322,11 +331,11 @@ fn king_next_to_the_throne_needs_three_black() {
     for v in ALL {
         let p = pos(v, B, "d4 f4 h3", "", "e4");
         let after = play(&p, "h3-e3");
-        assert_eq!(after.king(), None, "{v:?}");
+        assert_eq!(after.position().king(), None, "{v:?}");
         // A side missing: not captured.
         let p = pos(v, B, "d4 h3", "", "e4");
         let after = play(&p, "h3-e3");
-        assert!(after.king().is_some(), "{v:?}");
+        assert!(after.position().king().is_some(), "{v:?}");
     }
 }
 
@@ -368,18 +377,18 @@ fn king_away_from_the_throne() {
 fn king_against_camps_and_edges() {
     // bga: camps d1 and e2 count as two sides of the king on d2.
     let p = pos(Variant::Bga, B, "c2 d7", "", "d2");
-    assert_eq!(play(&p, "d7-d3").king(), None);
+    assert_eq!(play(&p, "d7-d3").position().king(), None);
     // ashton: black + camp (a4) captures the king on b4.
     let p = pos(Variant::Ashton, B, "c8", "", "b4");
-    assert_eq!(play(&p, "c8-c4").king(), None);
+    assert_eq!(play(&p, "c8-c4").position().king(), None);
     // bga-corners: the edge (off board) counts: three black on a5.
     let p = pos(Variant::BgaCorners, B, "a4 b5 a7", "", "a5");
-    assert_eq!(play(&p, "a7-a6").king(), None);
+    assert_eq!(play(&p, "a7-a6").position().king(), None);
     // bga-corners: next to a corner, two black suffice (corner + off board).
     let p = pos(Variant::BgaCorners, B, "b2 c4 g1", "", "b1");
-    assert_eq!(play(&p, "c4-c1").king(), None);
+    assert_eq!(play(&p, "c4-c1").position().king(), None);
     let p = pos(Variant::BgaCorners, B, "c4 g1", "", "b1");
-    assert!(play(&p, "c4-c1").king().is_some());
+    assert!(play(&p, "c4-c1").position().king().is_some());
 }
 
 #[test]
@@ -388,10 +397,10 @@ fn next_to_the_throne_two_opposite_are_not_enough() {
     for v in [Variant::Ashton, Variant::Linnaeus] {
         let p = pos(v, B, "d4 h4 a9", "", "e4");
         let after = play(&p, "h4-f4");
-        assert!(after.king().is_some(), "{v:?}");
+        assert!(after.position().king().is_some(), "{v:?}");
         // One row up (e3 is not next to the throne) the same pair captures.
         let p = pos(v, B, "d3 h3 a9", "", "e3");
-        assert_eq!(play(&p, "h3-f3").king(), None, "{v:?}");
+        assert_eq!(play(&p, "h3-f3").position().king(), None, "{v:?}");
     }
 }
 
@@ -402,7 +411,10 @@ fn the_king_is_captured_only_by_a_black_move_next_to_him() {
     let p = play(&p, "e5-e4");
     assert!(p.outcome().is_none());
     let p = play(&p, "a7-a8");
-    assert!(p.king().is_some(), "a far black move does not capture");
+    assert!(
+        p.position().king().is_some(),
+        "a far black move does not capture"
+    );
 }
 
 #[test]
@@ -489,9 +501,12 @@ fn the_king_may_move_between_two_black_pieces() {
     for v in [Variant::Ashton, Variant::Linnaeus] {
         let p = pos(v, W, "b3 d3 h9", "", "c6");
         let p = play(&p, "c6-c3");
-        assert!(p.king().is_some(), "{v:?}");
+        assert!(p.position().king().is_some(), "{v:?}");
         let p = play(&p, "h9-h8");
-        assert!(p.king().is_some(), "{v:?}: b3 and d3 did not move");
+        assert!(
+            p.position().king().is_some(),
+            "{v:?}: b3 and d3 did not move"
+        );
         assert_eq!(p.outcome(), None);
     }
 }

@@ -1,0 +1,190 @@
+//! [`Position`]: a referee's full state or a player's view, as a client hands
+//! either to the engine; both are searched from the side to move's knowledge.
+
+use std::sync::atomic::AtomicBool;
+
+use super::search;
+use super::{FullState, Move, View, PLAYER_NAMES};
+use crate::game::{variant_name, Game, MoveError, NotationError, Outcome, Player};
+use crate::information::InformationSet;
+use crate::playable::{Applied, PerftError, Playable};
+use crate::played::Played;
+use crate::search::{Searchable, SearcherInfo};
+
+/// A Schotten Totten position as a client gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Position {
+    /// The referee's full state: both hands, both decks in order.
+    Full(FullState),
+    /// What one player knows.
+    View(View),
+}
+
+impl Position {
+    /// `player`'s view of a full state (`None`: the side to move's); a view
+    /// is refused (it cannot show more than it holds).
+    pub fn view_of(&self, player: Option<Player>) -> Result<View, &'static str> {
+        match self {
+            Position::Full(s) => Ok(s.view(player.unwrap_or(s.side_to_move()))),
+            Position::View(_) => Err("is already a player's view; give the referee's full state"),
+        }
+    }
+
+    /// A terminal drawing (no colours).
+    pub fn diagram(&self) -> String {
+        match self {
+            Position::Full(s) => s.diagram_ansi(false),
+            Position::View(v) => v.diagram(false),
+        }
+    }
+
+    /// The draw of a move from here whose deck was not said (see
+    /// [`super::move_notation::default_draw`]).
+    pub fn default_draw(
+        &self,
+        action: &super::Action,
+    ) -> Result<Option<super::Deck>, NotationError> {
+        let decks = match self {
+            Position::Full(s) => [
+                s.deck_len(super::Deck::Clan),
+                s.deck_len(super::Deck::Tactic),
+            ],
+            Position::View(v) => [
+                v.deck_len(super::Deck::Clan),
+                v.deck_len(super::Deck::Tactic),
+            ],
+        };
+        super::move_notation::default_draw(self.board(), decks, action)
+    }
+
+    fn board(&self) -> &super::Board {
+        match self {
+            Position::Full(s) => s.board(),
+            Position::View(v) => v.board(),
+        }
+    }
+}
+
+impl Playable for Position {
+    type Move = Move;
+
+    const GAME: &'static str = FullState::NAME;
+
+    fn variant_name(&self) -> &'static str {
+        variant_name::<FullState>(self.board().variant)
+    }
+
+    fn player_name(player: Player) -> &'static str {
+        PLAYER_NAMES[player.index()]
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.board().to_move
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.board().outcome()
+    }
+
+    /// A full state's moves, or the viewer's (none when the other player is to move).
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        match self {
+            Position::Full(s) => s.legal_moves(out),
+            Position::View(v) => v.viewer_moves(out),
+        }
+    }
+
+    /// A full state reports the claims, the draw and the end; a view only
+    /// what the viewer learns, so no events.
+    fn apply(&self, mv: &Move) -> Result<Applied<Self>, MoveError> {
+        match self {
+            Position::Full(s) => {
+                let a = Played::new(s.clone()).apply(mv)?;
+                Ok(Applied {
+                    position: Position::Full(a.position.into_position()),
+                    played: a.played,
+                    events: a.events,
+                })
+            }
+            Position::View(v) => {
+                if v.outcome().is_none() && v.board().to_move != v.viewer() {
+                    let name = |p: Player| PLAYER_NAMES[p.index()];
+                    return Err(MoveError::Illegal(format!(
+                        "it is {}'s turn, not the viewer's ({}): apply it on the full state",
+                        name(v.board().to_move),
+                        name(v.viewer())
+                    )));
+                }
+                let after = v.clone().play(mv).map_err(|e| e.error)?;
+                Ok(Applied {
+                    position: Position::View(after),
+                    played: super::moves::canonical(*mv),
+                    events: Vec::new(),
+                })
+            }
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        match self {
+            Position::Full(s) => s.parse_move(text),
+            Position::View(v) => v.parse_move(text),
+        }
+    }
+
+    fn push_move_text(&self, mv: &Move, out: &mut String) {
+        out.push_str(&super::move_notation::move_text(self.board(), mv));
+    }
+
+    fn notation(&self) -> String {
+        match self {
+            Position::Full(s) => s.to_notation(),
+            Position::View(v) => v.to_notation(),
+        }
+    }
+
+    /// Not defined for a view: it cannot list the opponent's moves.
+    fn perft_divide(&self, depth: u32, stop: &AtomicBool) -> Result<Vec<(Move, u64)>, PerftError> {
+        match self {
+            Position::Full(s) => Played::new(s.clone()).perft_divide(depth, stop),
+            Position::View(_) => Err(PerftError::Undefined),
+        }
+    }
+
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> Result<u64, PerftError> {
+        match self {
+            Position::Full(s) => Played::new(s.clone()).perft(depth, stop),
+            Position::View(_) => Err(PerftError::Undefined),
+        }
+    }
+}
+
+/// Schotten Totten's searcher: information-set MCTS with its [`search::Policy`].
+static SEARCHERS: [SearcherInfo<View>; 1] = [SearcherInfo {
+    name: "ismcts",
+    about: "information-set Monte Carlo tree search over the side to move's view",
+    build: || Box::new(search::searcher()),
+}];
+
+impl Searchable for Position {
+    type Root = View;
+
+    /// The side to move's view: a referee's hidden cards are never searched.
+    fn search_root(&self) -> View {
+        match self {
+            Position::Full(s) => s.view(s.side_to_move()),
+            Position::View(v) => v.clone(),
+        }
+    }
+
+    fn searchers() -> &'static [SearcherInfo<View>] {
+        &SEARCHERS
+    }
+
+    /// Stone difference from the side to move's view (what a view shows).
+    fn static_evaluation(&self) -> i32 {
+        let b = self.board();
+        let me = b.to_move;
+        (b.stones_of(me) as i32 - b.stones_of(me.opponent()) as i32) * 100
+    }
+}

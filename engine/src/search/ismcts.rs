@@ -1,0 +1,362 @@
+//! Single-observer information-set Monte Carlo tree search over what one
+//! player knows ([`InformationSet`]), guided by a game's [`Policy`].
+//!
+//! Each iteration deals the unknown at random consistently with the root
+//! ([`InformationSet::determinize`]), walks the shared tree choosing among the
+//! policy's candidate moves legal in that deal (UCB with availability counts,
+//! the policy's prior as progressive bias, progressive widening), expands one
+//! move, plays at most [`ROLLOUT_PLIES`] of the policy's rollout moves and
+//! scores the state reached with the policy's leaf value, or the result when
+//! the game is over. Only the root is read, so two positions that look the
+//! same to the viewer get the same answers; with a fixed `Limits::seed` and an
+//! iteration budget (`Limits::nodes`) the search is deterministic.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rand::Rng;
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Info, Limits, Line, Score, Searcher};
+use crate::game::{Game, GameResult, Outcome, Player};
+use crate::history::History;
+use crate::information::InformationSet;
+
+/// UCB exploration constant.
+const EXPLORATION: f64 = 0.4;
+/// Weight of the policy's prior (progressive bias).
+const BIAS: f64 = 2.0;
+/// Without `report_every`, progress is reported every this many iterations.
+const REPORT_ITERATIONS: u64 = 1000;
+/// Moves played by the rollout policy before the leaf value scores the state.
+pub const ROLLOUT_PLIES: usize = 8;
+
+/// A game's knowledge for the search: which moves to consider, how promising
+/// each looks, how to play on quickly and how to score a state that is not over.
+pub trait Policy<I: InformationSet>: Send + Sync {
+    /// The viewer's moves the search considers at the root (a subset of its
+    /// legal moves, never empty while it has one).
+    fn root_candidates(&self, root: &I) -> Vec<I::Move>;
+
+    /// The moves the search considers for the side to move of `state` (never
+    /// empty while it has a legal move).
+    fn candidates(&self, state: &I::State) -> Vec<I::Move>;
+
+    /// A prior in 0..1 for each of `moves` in `state`, in order, appended to `out`.
+    fn priors(&self, state: &I::State, moves: &[I::Move], out: &mut Vec<f64>);
+
+    /// A move for the side to move of `state` in a rollout (none: it has no move).
+    fn rollout_move(&self, state: &I::State, rng: &mut ChaCha8Rng) -> Option<I::Move>;
+
+    /// `Player::One`'s winning chance (0..1) in `state`, which is not over.
+    fn leaf_value(&self, state: &I::State) -> f64;
+}
+
+/// The searcher: information-set MCTS with policy `P`.
+#[derive(Clone, Debug, Default)]
+pub struct Ismcts<P> {
+    policy: P,
+}
+
+impl<P> Ismcts<P> {
+    /// A searcher guided by `policy`.
+    pub fn new(policy: P) -> Self {
+        Ismcts { policy }
+    }
+}
+
+impl<I: InformationSet, P: Policy<I>> Searcher<I> for Ismcts<P> {
+    fn search(
+        &mut self,
+        root: &I,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info<I::Move>),
+    ) -> Info<I::Move> {
+        search(root, &self.policy, limits, stop, progress)
+    }
+}
+
+struct Node<M> {
+    mv: Option<M>,
+    /// The player who made `mv`.
+    player: Player,
+    children: Vec<usize>,
+    visits: u32,
+    avail: u32,
+    reward: f64,
+    /// The policy's prior of `mv` (0..1), a progressive bias.
+    prior: f64,
+}
+
+fn centi(win_rate: f64) -> i32 {
+    let w = win_rate.clamp(0.001, 0.999);
+    (400.0 * (w / (1.0 - w)).ln()).round() as i32
+}
+
+fn reward(result: GameResult, p: Player) -> f64 {
+    match result {
+        GameResult::Win(w) if w == p => 1.0,
+        GameResult::Win(_) => 0.0,
+        GameResult::Draw => 0.5,
+    }
+}
+
+/// Searches the viewer's move within `limits` (iterations = `nodes`, or
+/// `movetime`, or until `stop`); nothing when the other player is to move. A
+/// move that wins at once is returned with `Score::Mate(1)`; otherwise lines
+/// carry the win rate as `Score::Centi` and their visit counts.
+pub fn search<I: InformationSet, P: Policy<I>>(
+    root: &I,
+    policy: &P,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Info<I::Move>),
+) -> Info<I::Move> {
+    if root.side_to_move() != root.viewer() {
+        return Info::empty();
+    }
+    tree_search(root, policy, limits, stop, progress)
+}
+
+/// The search from the side to move's point of view, whoever that is (its
+/// root moves are sampled with each deal when it is not the viewer).
+fn tree_search<I: InformationSet, P: Policy<I>>(
+    root: &I,
+    policy: &P,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Info<I::Move>),
+) -> Info<I::Move> {
+    let start = Instant::now();
+    let mut info = Info::empty();
+    if root.outcome().is_some() {
+        return info;
+    }
+    let me = root.side_to_move();
+    let root_moves = if me == root.viewer() {
+        policy.root_candidates(root)
+    } else {
+        Vec::new()
+    };
+    for mv in &root_moves {
+        let after = root.clone().play(mv).map(|v| v.outcome());
+        if let Ok(Some(Outcome {
+            result: GameResult::Win(p),
+            ..
+        })) = after
+        {
+            if p == me {
+                info.lines.push(Line {
+                    score: Score::Mate(1),
+                    moves: vec![*mv],
+                    visits: 0,
+                });
+                info.elapsed = start.elapsed();
+                return info;
+            }
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(limits.seed);
+    let mut tree = vec![Node {
+        mv: None,
+        player: me.opponent(),
+        children: Vec::new(),
+        visits: 0,
+        avail: 0,
+        reward: 0.0,
+        prior: 0.0,
+    }];
+    let mut history = History::new();
+    let mut priors = Vec::new();
+    let mut last_report = Instant::now();
+    let mut iterations = 0u64;
+    loop {
+        if limits.nodes.is_some_and(|n| iterations >= n)
+            || limits.movetime.is_some_and(|t| start.elapsed() >= t)
+            || stop.load(Ordering::Relaxed)
+        {
+            info.stopped = true;
+            break;
+        }
+        iterations += 1;
+        let deal = root.determinize(&mut rng);
+        history.load(deal.history());
+        let mut s = deal.into_position();
+        let mut node = 0usize;
+        let mut path = vec![0usize];
+        // Without a candidate (a side with no legal move) the walk is stuck.
+        let mut stuck = false;
+        // Selection and expansion.
+        while history.settled(&s).is_none() {
+            let cands = policy.candidates(&s);
+            let mut unexpanded = Vec::new();
+            let mut avail = Vec::new();
+            for m in &cands {
+                match tree[node]
+                    .children
+                    .iter()
+                    .find(|&&c| tree[c].mv.as_ref() == Some(m))
+                {
+                    Some(&c) => {
+                        tree[c].avail += 1;
+                        avail.push(c);
+                    }
+                    None => unexpanded.push(*m),
+                }
+            }
+            let mover = s.side_to_move();
+            // Progressive widening: a node opens new moves as its visits grow.
+            let widen = 2 + (1.5 * (tree[node].visits as f64).sqrt()) as usize;
+            if !unexpanded.is_empty() && (avail.len() < widen || avail.is_empty()) {
+                // Expand the most promising new move (ties at random).
+                priors.clear();
+                policy.priors(&s, &unexpanded, &mut priors);
+                let (m, p) = unexpanded
+                    .iter()
+                    .zip(&priors)
+                    .map(|(m, &p)| (*m, p + rng.random_range(0.0..0.01)))
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .expect("not empty");
+                tree.push(Node {
+                    mv: Some(m),
+                    player: mover,
+                    children: Vec::new(),
+                    visits: 0,
+                    avail: 1,
+                    reward: 0.0,
+                    prior: p,
+                });
+                let id = tree.len() - 1;
+                tree[node].children.push(id);
+                let child = s.play_unchecked(&m);
+                history.enter(&s, &child);
+                s = child;
+                path.push(id);
+                break;
+            }
+            let Some(&c) = avail.iter().max_by(|&&a, &&b| {
+                let ucb = |n: &Node<I::Move>| {
+                    let v = n.visits.max(1) as f64;
+                    n.reward / v
+                        + EXPLORATION * ((n.avail.max(1) as f64).ln() / v).sqrt()
+                        + BIAS * n.prior / (v + 1.0)
+                };
+                ucb(&tree[a]).total_cmp(&ucb(&tree[b]))
+            }) else {
+                stuck = cands.is_empty();
+                break;
+            };
+            let m = tree[c].mv.expect("child nodes carry a move");
+            let child = s.play_unchecked(&m);
+            history.enter(&s, &child);
+            s = child;
+            node = c;
+            path.push(c);
+        }
+        info.seldepth = info.seldepth.max(path.len() as u32 - 1);
+        // Rollout.
+        let mut steps = 0;
+        while !stuck && history.settled(&s).is_none() && steps < ROLLOUT_PLIES {
+            match policy.rollout_move(&s, &mut rng) {
+                Some(m) => {
+                    let child = s.play_unchecked(&m);
+                    history.enter(&s, &child);
+                    s = child;
+                }
+                None => stuck = true,
+            }
+            steps += 1;
+        }
+        let one = match history.settled(&s) {
+            Some(o) => reward(o.result, Player::One),
+            None if stuck => reward(s.no_moves().result, Player::One),
+            None => policy.leaf_value(&s),
+        };
+        for &n in &path[1..] {
+            tree[n].visits += 1;
+            tree[n].reward += if tree[n].player == Player::One {
+                one
+            } else {
+                1.0 - one
+            };
+        }
+        tree[0].visits += 1;
+        info.nodes = iterations;
+        info.depth = iterations.min(u32::MAX as u64) as u32;
+        let due = match limits.report_every {
+            Some(every) => last_report.elapsed() >= every,
+            None => iterations.is_multiple_of(REPORT_ITERATIONS),
+        };
+        if due {
+            last_report = Instant::now();
+            fill_lines(&tree, limits.multipv, &mut info);
+            info.elapsed = start.elapsed();
+            progress(&info);
+        }
+    }
+    info.nodes = iterations;
+    info.depth = iterations.min(u32::MAX as u64) as u32;
+    fill_lines(&tree, limits.multipv, &mut info);
+    if info.lines.is_empty() {
+        if let Some(&m) = root_moves.first() {
+            info.lines.push(Line {
+                score: Score::Centi(0),
+                moves: vec![m],
+                visits: 0,
+            });
+        }
+    }
+    info.elapsed = start.elapsed();
+    info
+}
+
+fn fill_lines<M: Copy>(tree: &[Node<M>], multipv: usize, info: &mut Info<M>) {
+    let mut kids = tree[0].children.clone();
+    kids.sort_by(|&a, &b| tree[b].visits.cmp(&tree[a].visits));
+    info.lines = kids
+        .iter()
+        .take(multipv.max(1))
+        .filter(|&&c| tree[c].visits > 0)
+        .map(|&c| {
+            let mut moves = vec![tree[c].mv.expect("child nodes carry a move")];
+            let mut n = c;
+            while moves.len() < 4 {
+                let Some(&next) = tree[n].children.iter().max_by_key(|&&k| tree[k].visits) else {
+                    break;
+                };
+                if tree[next].visits == 0 {
+                    break;
+                }
+                moves.push(tree[next].mv.expect("child nodes carry a move"));
+                n = next;
+            }
+            Line {
+                score: Score::Centi(centi(tree[c].reward / tree[c].visits as f64)),
+                moves,
+                visits: tree[c].visits as u64,
+            }
+        })
+        .collect();
+}
+
+/// The viewer's winning chance (0..1) by the same search (when the other
+/// player is to move, from that player's best root move, its knowledge sampled).
+pub fn evaluate<I: InformationSet, P: Policy<I>>(
+    root: &I,
+    policy: &P,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> f64 {
+    if let Some(o) = root.outcome() {
+        return reward(o.result, root.viewer());
+    }
+    let info = tree_search(root, policy, limits, stop, &mut |_| {});
+    let p = info.score().map_or(0.5, |s| s.win_probability());
+    if root.side_to_move() == root.viewer() {
+        p
+    } else {
+        1.0 - p
+    }
+}

@@ -1,0 +1,139 @@
+//! Translation of the game-independent parts of `caber.v1`: players, outcomes,
+//! events, scores, limits and search reports.
+
+use std::time::Duration;
+
+use caber_engine::catalog::GameInfo;
+use caber_engine::search::{self, Info, Limits};
+use caber_engine::{Event, GameResult, Outcome, Player};
+
+use crate::proto;
+
+impl From<Player> for proto::Side {
+    fn from(player: Player) -> Self {
+        match player {
+            Player::One => proto::Side::One,
+            Player::Two => proto::Side::Two,
+        }
+    }
+}
+
+impl TryFrom<proto::Side> for Player {
+    /// `SIDE_UNSPECIFIED` names no player.
+    type Error = ();
+
+    fn try_from(side: proto::Side) -> Result<Self, ()> {
+        match side {
+            proto::Side::One => Ok(Player::One),
+            proto::Side::Two => Ok(Player::Two),
+            proto::Side::Unspecified => Err(()),
+        }
+    }
+}
+
+/// The API value of a side, `SIDE_UNSPECIFIED` for none.
+pub fn side(player: Option<Player>) -> i32 {
+    player.map_or(proto::Side::Unspecified, proto::Side::from) as i32
+}
+
+/// What `ListGames` says about a game and its searchers (the first is the default).
+pub fn game_info(info: GameInfo, searchers: Vec<proto::SearcherInfo>) -> proto::GameInfo {
+    proto::GameInfo {
+        name: info.name.to_string(),
+        variants: info
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(i, name)| proto::VariantInfo {
+                name: name.to_string(),
+                is_default: i == 0,
+            })
+            .collect(),
+        players: info.players.iter().map(|p| p.to_string()).collect(),
+        position_notation_help: info.position_help.to_string(),
+        move_notation_help: info.move_help.to_string(),
+        searchers,
+    }
+}
+
+/// The end of a game, with the winner's name in that game (`names`: One's, Two's).
+pub fn outcome(outcome: &Outcome, names: [&str; 2]) -> proto::Outcome {
+    let (result, winner, winner_name) = match outcome.result {
+        GameResult::Win(p) => (
+            proto::outcome::Result::Win,
+            Some(p),
+            names[p.index()].to_string(),
+        ),
+        GameResult::Draw => (proto::outcome::Result::Draw, None, String::new()),
+    };
+    proto::Outcome {
+        result: result as i32,
+        winner: side(winner),
+        winner_name,
+        reason: outcome.reason.to_string(),
+    }
+}
+
+/// An event of a move.
+pub fn event(event: Event) -> proto::Event {
+    proto::Event {
+        kind: event.kind.to_string(),
+        cells: event.cells,
+        text: event.text,
+    }
+}
+
+/// A score with its win probability.
+pub fn score(score: search::Score) -> proto::Score {
+    let value = match score {
+        search::Score::Centi(c) => proto::score::Value::Centi(c),
+        search::Score::Mate(n) => proto::score::Value::MatePlies(n),
+        search::Score::Draw => proto::score::Value::Draw(true),
+    };
+    proto::Score {
+        value: Some(value),
+        win_probability: score.win_probability(),
+    }
+}
+
+/// The engine limits of a request: zero means no limit of that kind.
+/// `None` when no limit is set at all (the message is absent or all zero).
+pub fn limits(message: Option<&proto::Limits>) -> Option<Limits> {
+    let m = message?;
+    let limits = Limits {
+        depth: (m.depth > 0).then_some(m.depth),
+        nodes: (m.nodes > 0).then_some(m.nodes),
+        movetime: (m.movetime_ms > 0).then(|| Duration::from_millis(m.movetime_ms.into())),
+        seed: m.seed,
+        ..Limits::default()
+    };
+    let any = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some();
+    any.then_some(limits)
+}
+
+/// How a search went; `clamped` says how the server changed the limits (may be empty).
+pub fn stats(info: &Info<String>, clamped: &str) -> proto::SearchStats {
+    proto::SearchStats {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        nodes: info.nodes,
+        nps: info.nps(),
+        time_ms: info.elapsed.as_millis() as u64,
+        stopped: info.stopped,
+        clamped: clamped.to_string(),
+    }
+}
+
+/// The principal variations of a report, best first.
+pub fn lines(info: &Info<String>) -> Vec<proto::PvLine> {
+    info.lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| proto::PvLine {
+            rank: i as u32 + 1,
+            score: Some(score(line.score)),
+            moves: line.moves.clone(),
+            visits: line.visits,
+        })
+        .collect()
+}

@@ -1,0 +1,265 @@
+//! The games the service plays: one [`Adapter`] per game, translating its
+//! `caber.v1` messages to the engine's typed position and move and back, and
+//! the [`registry`] listing them, one line each.
+//!
+//! Handlers look a request's game up once ([`game_of`], [`game_named`]) and
+//! get a [`Game`]: the RPCs of one adapter ([`typed`]), typed from the request
+//! to the reply. A new game is its adapter module and its line in
+//! [`registry`]; the compiler asks for every part of the adapter.
+
+mod almatafl;
+mod schotten_totten;
+mod tablut;
+mod typed;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use caber_engine::catalog::{GameInfo, UnknownVariant};
+use caber_engine::matches::MatchResult;
+use caber_engine::playable::PerftError;
+use caber_engine::search::{Info, Limits, Searchable};
+use caber_engine::{Player, SetupError};
+use tonic::Status;
+
+use crate::errors;
+use crate::proto;
+use crate::proto::position::State;
+use crate::proto::r#move::Kind;
+
+pub use typed::Registered;
+
+/// A game's translation between `caber.v1` and the engine.
+pub trait Adapter: Send + Sync + 'static {
+    /// The engine's position of the game, as requests carry it.
+    type Position: Searchable;
+    /// The game's structured position message.
+    type PositionMessage;
+    /// The game's structured move message.
+    type MoveMessage;
+
+    /// The game's field in the `Position.state` and `Move.kind` oneofs
+    /// (`"tablut"`): errors about structured input name it.
+    const FIELD: &'static str;
+    /// The game's name with its article, for errors: `"a Tablut"`.
+    const A_NAME: &'static str;
+
+    /// What `ListGames` tells about the game.
+    fn info() -> GameInfo;
+
+    /// The start position of a variant (`""`: the default); `seed` fixes any chance.
+    fn start(variant: &str, seed: u64) -> Result<Self::Position, UnknownVariant>;
+
+    /// Reads a position in the game's text notation.
+    fn read_text(variant: &str, text: &str) -> Result<Self::Position, TextError>;
+
+    /// The game's message in a position's state, if the state is of this game.
+    fn position_message(state: &State) -> Option<&Self::PositionMessage>;
+
+    /// Reads a structured position; errors name the field (`position.tablut...`).
+    fn read_message(
+        variant: &str,
+        message: &Self::PositionMessage,
+    ) -> Result<Self::Position, Status>;
+
+    /// The structured form of a position.
+    fn write_message(position: &Self::Position) -> State;
+
+    /// The game's message in a move, if the move is of this game.
+    fn move_message(kind: &Kind) -> Option<&Self::MoveMessage>;
+
+    /// Reads a structured move for `position` (syntax only; legality is
+    /// checked when it is played); errors name the field (`move.tablut...`).
+    fn read_move(
+        position: &Self::Position,
+        message: &Self::MoveMessage,
+    ) -> Result<<Self::Position as caber_engine::playable::Playable>::Move, Status>;
+
+    /// The structured form of a move.
+    fn write_move(mv: &<Self::Position as caber_engine::playable::Playable>::Move) -> Kind;
+
+    /// A terminal drawing of a position.
+    fn diagram(position: &Self::Position) -> String;
+
+    /// What `player` (`None`: the side to move) knows of a referee's state,
+    /// for games with hidden information.
+    fn view(_position: &Self::Position, _player: Option<Player>) -> Result<Self::Position, Status> {
+        Err(Status::invalid_argument(format!(
+            "position: {} has no hidden information: a position is its own view",
+            Self::info().name
+        )))
+    }
+
+    /// The game's reference players and their matches, if it has them.
+    fn matches() -> Option<&'static Matches> {
+        None
+    }
+}
+
+/// Why a position text was not read.
+#[derive(Debug)]
+pub enum TextError {
+    /// The variant is not the game's.
+    Variant(UnknownVariant),
+    /// The text is not a valid position.
+    Setup(SetupError),
+}
+
+/// A game's reference players and how a match between two of them is played.
+pub struct Matches {
+    /// The players' names.
+    pub players: &'static [&'static str],
+    /// Plays `request` (the variant and players are the game's); stops once
+    /// the flag is set, with the deals finished so far.
+    pub play: fn(&MatchRequest, &Arc<AtomicBool>) -> Result<MatchResult, Status>,
+}
+
+/// A match to play, as `PlayMatch` asks for it.
+#[derive(Clone, Debug)]
+pub struct MatchRequest {
+    /// The variant's name (`""`: the default).
+    pub variant: String,
+    /// Deals, each played twice with the seats swapped.
+    pub games: u32,
+    /// The first deal's seed.
+    pub seed: u64,
+    /// The players' names.
+    pub a: String,
+    /// The second player's name.
+    pub b: String,
+    /// Search iterations per move of the searching players.
+    pub iterations: u64,
+}
+
+/// A search ready to run off the async runtime: the position and searcher
+/// are typed inside, the reports are in the reply's terms.
+pub type SearchJob = Box<
+    dyn FnOnce(&Limits, &AtomicBool, &mut dyn FnMut(&Info<String>)) -> Searched + Send + 'static,
+>;
+
+/// A finished search: its report with moves as text, and the best move in both forms.
+#[derive(Clone, Debug)]
+pub struct Searched {
+    /// The final report.
+    pub info: Info<String>,
+    /// The recommended move, if there is one.
+    pub best: Option<proto::MoveInfo>,
+}
+
+/// A perft count ready to run off the async runtime: per legal move (text)
+/// with `divide`, else one total under an empty name.
+pub type PerftJob =
+    Box<dyn FnOnce(&AtomicBool) -> Result<Vec<(String, u64)>, PerftError> + Send + 'static>;
+
+/// The RPCs of one game, typed inside (see [`typed`]).
+pub trait Game: Send + Sync {
+    /// The game's id.
+    fn name(&self) -> &'static str;
+    /// The game's field in the oneofs and its name for errors (see [`Adapter`]).
+    fn field(&self) -> (&'static str, &'static str);
+    /// Whether a position's state is this game's structured message.
+    fn owns_state(&self, state: &State) -> bool;
+    /// Whether a move is this game's structured message.
+    fn owns_move(&self, kind: &Kind) -> bool;
+    /// What `ListGames` tells about the game.
+    fn info(&self) -> proto::GameInfo;
+    /// `NewGame`.
+    fn new_game(&self, variant: &str, seed: u64) -> Result<proto::PositionReport, Status>;
+    /// `LegalMoves` of a position.
+    fn legal_moves(
+        &self,
+        position: &proto::Position,
+        include_position: bool,
+    ) -> Result<proto::LegalMovesResponse, Status>;
+    /// `Apply`.
+    fn apply(
+        &self,
+        position: &proto::Position,
+        mv: Option<&proto::Move>,
+    ) -> Result<proto::ApplyResponse, Status>;
+    /// The static evaluation of a position that is not over.
+    fn evaluate(&self, position: &proto::Position) -> Result<proto::Score, Status>;
+    /// A search of a position that is not over, with the named searcher (`""`: the default).
+    fn search(&self, position: &proto::Position, searcher: &str) -> Result<SearchJob, Status>;
+    /// A perft count below a position.
+    fn perft(
+        &self,
+        position: &proto::Position,
+        depth: u32,
+        divide: bool,
+    ) -> Result<PerftJob, Status>;
+    /// `View`: a player's view of a full state.
+    fn view(
+        &self,
+        position: &proto::Position,
+        player: Option<Player>,
+    ) -> Result<proto::PositionReport, Status>;
+    /// The game's reference players, if it has them.
+    fn matches(&self) -> Option<&'static Matches>;
+}
+
+/// Every game, in `ListGames` order: one line each.
+pub fn registry() -> &'static [&'static dyn Game] {
+    &[
+        &Registered::<tablut::Tablut>::NEW,
+        &Registered::<almatafl::AlmaTafl>::NEW,
+        &Registered::<schotten_totten::SchottenTotten>::NEW,
+    ]
+}
+
+/// The game named `name` (case-insensitive); `field` names the request field for errors.
+pub fn game_named(name: &str, field: &str) -> Result<&'static dyn Game, Status> {
+    if name.trim().is_empty() {
+        return Err(errors::missing(field));
+    }
+    registry()
+        .iter()
+        .copied()
+        .find(|g| g.name().eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| {
+            let known: Vec<&str> = registry().iter().map(|g| g.name()).collect();
+            Status::invalid_argument(format!(
+                "{field}: unknown game {name:?} (known: {})",
+                known.join(", ")
+            ))
+        })
+}
+
+/// A request's position and its game: by its `game` field, or by its
+/// structured state when the field is empty; a structured state of another
+/// game is refused.
+pub fn game_of(
+    message: Option<&proto::Position>,
+) -> Result<(&'static dyn Game, &proto::Position), Status> {
+    let message = message.ok_or_else(|| errors::missing("position"))?;
+    let owner = message
+        .state
+        .as_ref()
+        .and_then(|s| registry().iter().copied().find(|g| g.owns_state(s)));
+    let game = match owner {
+        Some(owner) if message.game.trim().is_empty() => owner,
+        _ => game_named(&message.game, "position.game")?,
+    };
+    if let Some(owner) = owner.filter(|o| o.name() != game.name()) {
+        let (field, a_name) = owner.field();
+        return Err(Status::invalid_argument(format!(
+            "position.{field}: {a_name} position given for game {:?}",
+            message.game
+        )));
+    }
+    Ok((game, message))
+}
+
+/// The game whose structured move `kind` is, if it is one.
+fn move_owner(kind: &Kind) -> Option<&'static dyn Game> {
+    registry().iter().copied().find(|g| g.owns_move(kind))
+}
+
+/// The games that have reference players, for errors.
+pub fn games_with_matches() -> Vec<&'static str> {
+    registry()
+        .iter()
+        .filter(|g| g.matches().is_some())
+        .map(|g| g.name())
+        .collect()
+}

@@ -1,0 +1,278 @@
+//! The RPCs of one game, generic over its [`Adapter`]: a request's position
+//! and move become the engine's typed values, are played or searched, and the
+//! reply is built from typed values (text only in text fields).
+
+use std::marker::PhantomData;
+
+use caber_engine::playable::Playable;
+use caber_engine::search::{Info, Line, Score, Searchable};
+use caber_engine::{MoveError, Player};
+use tonic::Status;
+
+use super::{move_owner, Adapter, Game, Matches, PerftJob, SearchJob, Searched, TextError};
+use crate::convert;
+use crate::errors;
+use crate::proto;
+use crate::proto::position::State;
+use crate::proto::r#move::Kind;
+
+/// The RPCs of the game of adapter `A`.
+pub struct Registered<A>(PhantomData<A>);
+
+impl<A> Registered<A> {
+    /// The registry's entry of `A`.
+    pub const NEW: Self = Registered(PhantomData);
+}
+
+type Move<A> = <<A as Adapter>::Position as Playable>::Move;
+
+/// The game's names of its players (One's, Two's).
+fn names<A: Adapter>() -> [&'static str; 2] {
+    [
+        A::Position::player_name(Player::One),
+        A::Position::player_name(Player::Two),
+    ]
+}
+
+/// Reads a request's position (its game already checked to be `A`'s).
+fn read<A: Adapter>(message: &proto::Position) -> Result<A::Position, Status> {
+    match message.state.as_ref() {
+        None => Err(errors::missing("position.state")),
+        Some(State::Text(text)) => A::read_text(&message.variant, text).map_err(|e| match e {
+            TextError::Variant(e) => errors::variant("position.variant", &e),
+            TextError::Setup(e) => Status::invalid_argument(format!("position.text: {e}")),
+        }),
+        Some(state) => match A::position_message(state) {
+            Some(m) => A::read_message(&message.variant, m),
+            None => Err(Status::invalid_argument(format!(
+                "position.state: not {} position",
+                A::A_NAME
+            ))),
+        },
+    }
+}
+
+/// Reads a request's position, refused if its game is over.
+fn playable<A: Adapter>(message: &proto::Position) -> Result<A::Position, Status> {
+    let position = read::<A>(message)?;
+    match position.outcome() {
+        Some(outcome) => Err(errors::game_over(&outcome)),
+        None => Ok(position),
+    }
+}
+
+/// Reads a request's move for `position`, and the field it came from (for errors).
+fn read_move<A: Adapter>(
+    position: &A::Position,
+    message: Option<&proto::Move>,
+) -> Result<(Move<A>, &'static str), Status> {
+    let kind = match message {
+        None => return Err(errors::missing("move")),
+        Some(m) => m
+            .kind
+            .as_ref()
+            .ok_or_else(|| errors::missing("move.kind"))?,
+    };
+    if let Kind::Text(text) = kind {
+        let mv = position
+            .parse_move(text)
+            .map_err(|e| errors::refused_move("move.text", &MoveError::Notation(e)))?;
+        return Ok((mv, "move.text"));
+    }
+    match A::move_message(kind) {
+        Some(m) => Ok((A::read_move(position, m)?, "move")),
+        None => {
+            let (field, a_name) = move_owner(kind).map_or(("kind", "a"), |g| g.field());
+            Err(Status::invalid_argument(format!(
+                "move.{field}: {a_name} move given for a {} position",
+                A::Position::GAME
+            )))
+        }
+    }
+}
+
+/// The full report of a position: structured form, text, side to move, outcome, diagram.
+fn report<A: Adapter>(position: &A::Position) -> proto::PositionReport {
+    let mover = position.side_to_move();
+    proto::PositionReport {
+        position: Some(proto::Position {
+            game: A::Position::GAME.to_string(),
+            variant: position.variant_name().to_string(),
+            state: Some(A::write_message(position)),
+        }),
+        text: position.notation(),
+        side_to_move: convert::side(Some(mover)),
+        side_to_move_name: A::Position::player_name(mover).to_string(),
+        outcome: position
+            .outcome()
+            .map(|o| convert::outcome(&o, names::<A>())),
+        diagram: A::diagram(position),
+    }
+}
+
+/// A move of `position` in both forms.
+fn move_info<A: Adapter>(position: &A::Position, mv: &Move<A>) -> proto::MoveInfo {
+    proto::MoveInfo {
+        text: position.move_text(mv),
+        r#move: Some(proto::Move {
+            kind: Some(A::write_move(mv)),
+        }),
+    }
+}
+
+/// A search report with its moves as text (a move's text depends on the
+/// game's position only through its variant, so the root writes them all).
+fn texts<A: Adapter>(position: &A::Position, info: &Info<Move<A>>) -> Info<String> {
+    Info {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        nodes: info.nodes,
+        elapsed: info.elapsed,
+        stopped: info.stopped,
+        lines: info
+            .lines
+            .iter()
+            .map(|l| Line {
+                score: l.score,
+                visits: l.visits,
+                moves: l.moves.iter().map(|m| position.move_text(m)).collect(),
+            })
+            .collect(),
+    }
+}
+
+impl<A: Adapter> Game for Registered<A> {
+    fn name(&self) -> &'static str {
+        A::Position::GAME
+    }
+
+    fn field(&self) -> (&'static str, &'static str) {
+        (A::FIELD, A::A_NAME)
+    }
+
+    fn owns_state(&self, state: &State) -> bool {
+        A::position_message(state).is_some()
+    }
+
+    fn owns_move(&self, kind: &Kind) -> bool {
+        A::move_message(kind).is_some()
+    }
+
+    fn info(&self) -> proto::GameInfo {
+        let searchers = A::Position::searchers()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| proto::SearcherInfo {
+                name: s.name.to_string(),
+                about: s.about.to_string(),
+                is_default: i == 0,
+            })
+            .collect();
+        convert::game_info(A::info(), searchers)
+    }
+
+    fn new_game(&self, variant: &str, seed: u64) -> Result<proto::PositionReport, Status> {
+        let position = A::start(variant, seed).map_err(|e| errors::variant("variant", &e))?;
+        Ok(report::<A>(&position))
+    }
+
+    fn legal_moves(
+        &self,
+        message: &proto::Position,
+        include_position: bool,
+    ) -> Result<proto::LegalMovesResponse, Status> {
+        let position = read::<A>(message)?;
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        Ok(proto::LegalMovesResponse {
+            moves: moves.iter().map(|m| move_info::<A>(&position, m)).collect(),
+            position: include_position.then(|| report::<A>(&position)),
+        })
+    }
+
+    fn apply(
+        &self,
+        message: &proto::Position,
+        mv: Option<&proto::Move>,
+    ) -> Result<proto::ApplyResponse, Status> {
+        let position = playable::<A>(message)?;
+        let (mv, field) = read_move::<A>(&position, mv)?;
+        let applied = position
+            .apply(&mv)
+            .map_err(|e| errors::refused_move(field, &e))?;
+        Ok(proto::ApplyResponse {
+            position: Some(report::<A>(&applied.position)),
+            r#move: Some(move_info::<A>(&position, &applied.played)),
+            events: applied.events.into_iter().map(convert::event).collect(),
+        })
+    }
+
+    fn evaluate(&self, message: &proto::Position) -> Result<proto::Score, Status> {
+        let position = playable::<A>(message)?;
+        Ok(convert::score(Score::Centi(position.static_evaluation())))
+    }
+
+    fn search(&self, message: &proto::Position, searcher: &str) -> Result<SearchJob, Status> {
+        let position = playable::<A>(message)?;
+        let searchers = A::Position::searchers();
+        let entry = if searcher.trim().is_empty() {
+            &searchers[0]
+        } else {
+            searchers
+                .iter()
+                .find(|s| s.name.eq_ignore_ascii_case(searcher.trim()))
+                .ok_or_else(|| {
+                    let known: Vec<&str> = searchers.iter().map(|s| s.name).collect();
+                    Status::invalid_argument(format!(
+                        "searcher: unknown searcher {searcher:?} for {} (known: {})",
+                        A::Position::GAME,
+                        known.join(", ")
+                    ))
+                })?
+        };
+        let build = entry.build;
+        Ok(Box::new(move |limits, stop, progress| {
+            let root = position.search_root();
+            let info = build().search(&root, limits, stop, &mut |i| {
+                progress(&texts::<A>(&position, i))
+            });
+            Searched {
+                best: info.best_move().map(|m| move_info::<A>(&position, m)),
+                info: texts::<A>(&position, &info),
+            }
+        }))
+    }
+
+    fn perft(
+        &self,
+        message: &proto::Position,
+        depth: u32,
+        divide: bool,
+    ) -> Result<PerftJob, Status> {
+        let position = read::<A>(message)?;
+        Ok(Box::new(move |stop| {
+            if divide {
+                let counts = position.perft_divide(depth, stop)?;
+                Ok(counts
+                    .into_iter()
+                    .map(|(m, n)| (position.move_text(&m), n))
+                    .collect())
+            } else {
+                Ok(vec![(String::new(), position.perft(depth, stop)?)])
+            }
+        }))
+    }
+
+    fn view(
+        &self,
+        message: &proto::Position,
+        player: Option<Player>,
+    ) -> Result<proto::PositionReport, Status> {
+        let position = read::<A>(message)?;
+        Ok(report::<A>(&A::view(&position, player)?))
+    }
+
+    fn matches(&self) -> Option<&'static Matches> {
+        A::matches()
+    }
+}
