@@ -7,7 +7,7 @@
 //! - [`eval`]: evaluators, apart from the rules; [`information`]: what one
 //!   player knows of a game with hidden information.
 //! - [`search`]: the searchers behind one [`search::Searcher`] trait;
-//!   [`matches`]: refereed games between players.
+//!   [`mod@matches`]: refereed games between players.
 //! - [`playable`]: a position as clients use it; [`catalog`]: metadata for listing.
 //! - One module tree per game: [`tablut`], [`almatafl`], [`schotten_totten`].
 //!

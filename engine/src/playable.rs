@@ -2,7 +2,7 @@
 //! view of every game), typed by its game's move.
 //!
 //! Implemented for [`crate::Played`] of every game and for Schotten Totten's
-//! [`crate::schotten_totten::Table`] (a referee's full state or a player's view).
+//! [`crate::schotten_totten::Position`] (a referee's full state or a player's view).
 
 use std::fmt;
 use std::hash::Hash;

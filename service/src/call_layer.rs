@@ -195,7 +195,7 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A response body that ends its [`Call`] with the status it carries.
+/// A response body that logs and counts its call with the status it carries.
 #[derive(Debug)]
 pub struct CallBody {
     inner: Body,

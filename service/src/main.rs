@@ -17,8 +17,8 @@ use tracing_subscriber::EnvFilter;
 /// (a health `Watch` stream never ends by itself).
 const CLOSE_TIMEOUT: Duration = Duration::from_millis(500);
 
-/// mimalloc: a reply is many small strings, and glibc's malloc was a quarter
-/// of the server's time under load (`caber bench service`, docs/SERVICE.md).
+/// mimalloc: a reply is many small strings, which glibc's malloc serves
+/// slowly under load (docs/MEASUREMENTS.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -27,7 +27,7 @@
 //! chain `F6-F8-F5`. Cells are read case-insensitively. The move list gives one
 //! move per distinct resulting position: for the King the shortest chain to
 //! each end cell, ties broken by comparing chains cell by cell in row-major
-//! order ([`Cell`]'s order). [`Game::play`] accepts any legal chain.
+//! order ([`Cell`]'s order). [`Played::play`] accepts any legal chain.
 //!
 //! # Position notation
 //! Three fields separated by spaces:

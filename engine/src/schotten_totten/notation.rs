@@ -1,6 +1,6 @@
 //! Text notation of positions (full states and views), as described in the
 //! module documentation of [`super`]. Reading goes through the setups
-//! ([`super::setup`]), which hold the validation.
+//! ([`super::Setup`], [`super::ViewSetup`]), which hold the validation.
 
 use super::board::{Board, Phase, Stone};
 use super::cards::Card;

@@ -1,9 +1,9 @@
-//! Monte Carlo tree search (UCT with uniformly random playouts) over any
-//! perfect-information [`Game`].
+//! Monte Carlo tree search (UCT) over any perfect-information [`Game`].
 //!
 //! Each iteration walks down the tree by UCB1, adds one new node, plays a
-//! random game from it to the end (or [`PLAYOUT_LIMIT`] plies, then scores the
-//! position with an [`Evaluator`]) and backs the result up. Repetition draws
+//! game from it to the end with a [`Playout`] policy (uniformly random by
+//! default; or [`PLAYOUT_LIMIT`] plies, then scores the position with an
+//! [`Evaluator`]) and backs the result up. Repetition draws
 //! come from a [`History`] of the game and the path. Randomness comes
 //! only from a ChaCha8 generator seeded with [`Limits::seed`], so a search with
 //! a node budget and no time limit is deterministic.
@@ -49,20 +49,48 @@ struct Node<M> {
     reward: f64,
 }
 
-/// UCT with uniformly random playouts, cut-off playouts scored by `E`.
-#[derive(Clone, Debug, Default)]
-pub struct Mcts<E> {
-    evaluator: E,
+/// How a playout picks the next move.
+pub trait Playout<G: Game>: Send + Sync {
+    /// The index in `moves` (the legal moves of `pos`, never empty) to play.
+    fn choose(&self, pos: &G, moves: &[G::Move], rng: &mut ChaCha8Rng) -> usize;
 }
 
-impl<E> Mcts<E> {
-    /// A searcher scoring playouts cut at [`PLAYOUT_LIMIT`] plies with `evaluator`.
-    pub fn new(evaluator: E) -> Self {
-        Mcts { evaluator }
+/// Every legal move alike.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Uniform;
+
+impl<G: Game> Playout<G> for Uniform {
+    fn choose(&self, _pos: &G, moves: &[G::Move], rng: &mut ChaCha8Rng) -> usize {
+        rng.random_range(0..moves.len())
     }
 }
 
-impl<G: PerfectInformation, E: Evaluator<G>> Searcher<Played<G>> for Mcts<E> {
+/// UCT with playouts by `P`, cut-off playouts scored by `E`.
+#[derive(Clone, Debug, Default)]
+pub struct Mcts<E, P = Uniform> {
+    evaluator: E,
+    playout: P,
+}
+
+impl<E> Mcts<E> {
+    /// A searcher with uniformly random playouts, scoring those cut at
+    /// [`PLAYOUT_LIMIT`] plies with `evaluator`.
+    pub fn new(evaluator: E) -> Self {
+        Mcts {
+            evaluator,
+            playout: Uniform,
+        }
+    }
+}
+
+impl<E, P> Mcts<E, P> {
+    /// A searcher with playouts by `playout`.
+    pub fn with_playout(evaluator: E, playout: P) -> Self {
+        Mcts { evaluator, playout }
+    }
+}
+
+impl<G: PerfectInformation, E: Evaluator<G>, P: Playout<G>> Searcher<Played<G>> for Mcts<E, P> {
     fn search(
         &mut self,
         root: &Played<G>,
@@ -70,16 +98,28 @@ impl<G: PerfectInformation, E: Evaluator<G>> Searcher<Played<G>> for Mcts<E> {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Info<G::Move>),
     ) -> Info<G::Move> {
-        search(root, &self.evaluator, limits, stop, progress)
+        search_with(root, &self.evaluator, &self.playout, limits, stop, progress)
     }
+}
+
+/// Searches `root` by UCT with uniformly random playouts; see [`search_with`].
+pub fn search<G: Game, E: Evaluator<G>>(
+    root: &Played<G>,
+    evaluator: &E,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Info<G::Move>),
+) -> Info<G::Move> {
+    search_with(root, evaluator, &Uniform, limits, stop, progress)
 }
 
 /// Searches `root` by UCT within `limits` until a budget is spent or `stop` is
 /// set; calls `progress` at least every `limits.report_every` and returns the
 /// final report. Stopped before any playout, it reports the first legal move.
-pub fn search<G: Game, E: Evaluator<G>>(
+pub fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
     root: &Played<G>,
     evaluator: &E,
+    playout: &P,
     limits: &Limits,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Info<G::Move>),
@@ -105,7 +145,14 @@ pub fn search<G: Game, E: Evaluator<G>>(
         path.truncate(base);
         let (leaf, reached, depth) = descend(pos, &mut tree, &mut path, &mut rng);
         seldepth = seldepth.max(depth);
-        let white_reward = playout(reached, evaluator, &mut path, &mut rng, &mut buffer);
+        let white_reward = play_out(
+            reached,
+            evaluator,
+            playout,
+            &mut path,
+            &mut rng,
+            &mut buffer,
+        );
         let mut node = leaf;
         while node != usize::MAX {
             let n = &mut tree[node];
@@ -209,10 +256,11 @@ fn reward(outcome: Outcome) -> f64 {
     }
 }
 
-/// Plays uniformly random moves to the end; returns the reward of `Player::One`.
-fn playout<G: Game, E: Evaluator<G>>(
+/// Plays the policy's moves to the end; returns the reward of `Player::One`.
+fn play_out<G: Game, E: Evaluator<G>, P: Playout<G>>(
     mut pos: G,
     evaluator: &E,
+    playout: &P,
     path: &mut History,
     rng: &mut ChaCha8Rng,
     buffer: &mut Vec<G::Move>,
@@ -221,7 +269,7 @@ fn playout<G: Game, E: Evaluator<G>>(
         if let Some(outcome) = path.turn(&pos, buffer) {
             return reward(outcome);
         }
-        let mv = &buffer[rng.random_range(0..buffer.len())];
+        let mv = &buffer[playout.choose(&pos, buffer, rng)];
         let child = pos.play_unchecked(mv);
         path.enter(&pos, &child);
         pos = child;

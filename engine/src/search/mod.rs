@@ -6,6 +6,28 @@
 //! perfect-information games with an evaluator; information-set MCTS
 //! ([`ismcts`]) searches what one player knows, with a game's policy. A game
 //! lists the searchers that fit it through [`Searchable`].
+//!
+//! A referee's full state of a game with hidden information is not a search
+//! root: it is no [`InformationSet`], so this does not compile.
+//!
+//! ```compile_fail
+//! use caber_engine::schotten_totten::FullState;
+//! use caber_engine::search::{alphabeta::AlphaBeta, Searcher};
+//! use caber_engine::tablut::Evaluation;
+//! use caber_engine::Played;
+//!
+//! let searcher: Box<dyn Searcher<Played<FullState>>> =
+//!     Box::new(AlphaBeta::new(1, Evaluation));
+//! ```
+//!
+//! What the side to move knows of it is one (its view), for ISMCTS:
+//!
+//! ```
+//! use caber_engine::schotten_totten::{search, View};
+//! use caber_engine::search::Searcher;
+//!
+//! let searcher: Box<dyn Searcher<View>> = Box::new(search::searcher());
+//! ```
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

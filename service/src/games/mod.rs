@@ -3,7 +3,7 @@
 //! the [`registry`] listing them, one line each.
 //!
 //! Handlers look a request's game up once ([`game_of`], [`game_named`]) and
-//! get a [`Game`]: the RPCs of one adapter ([`typed`]), typed from the request
+//! get a [`Game`]: the RPCs of one adapter ([`Registered`]), typed from the request
 //! to the reply. A new game is its adapter module and its line in
 //! [`registry`]; the compiler asks for every part of the adapter.
 
@@ -151,7 +151,7 @@ pub struct Searched {
 pub type PerftJob =
     Box<dyn FnOnce(&AtomicBool) -> Result<Vec<(String, u64)>, PerftError> + Send + 'static>;
 
-/// The RPCs of one game, typed inside (see [`typed`]).
+/// The RPCs of one game, typed inside (see [`Registered`]).
 pub trait Game: Send + Sync {
     /// The game's id.
     fn name(&self) -> &'static str;
