@@ -9,7 +9,8 @@
 //! - [`search`]: the searchers behind one [`search::Searcher`] trait;
 //!   [`mod@matches`]: refereed games between players.
 //! - [`playable`]: a position as clients use it; [`catalog`]: metadata for listing.
-//! - One module tree per game: [`tablut`], [`almatafl`], [`schotten_totten`].
+//! - One module tree per game: [`tablut`], [`almatafl`], [`schotten_totten`],
+//!   [`tartan`].
 //!
 //! No networking, protobuf or CLI code lives here.
 
@@ -26,6 +27,7 @@ pub mod search;
 pub mod almatafl;
 pub mod schotten_totten;
 pub mod tablut;
+pub mod tartan;
 
 pub use game::{
     Event, Game, GameResult, MoveError, NotationError, Outcome, PerfectInformation, PlayError,

@@ -173,3 +173,48 @@ async fn every_listed_searcher_finds_a_legal_move() {
         );
     }
 }
+
+/// Seeded random games of every game and variant, played to their end through
+/// `LegalMoves` and `Apply` with structured moves: each ends with an outcome
+/// and no legal move, and every position on the way reads back from its text.
+#[tokio::test]
+async fn random_games_play_to_the_end() {
+    let service = service();
+    for game in games::registry() {
+        for variant in game.info().variants {
+            let mut report = game.new_game(&variant.name, 5).unwrap();
+            let mut plies = 0usize;
+            while report.outcome.is_none() {
+                let position = report.position.clone().unwrap();
+                let moves = read(&service, position.clone()).await.moves;
+                assert!(!moves.is_empty(), "{}: no move and no outcome", report.text);
+                let pick = &moves[(plies * 7919 + 13) % moves.len()];
+                report = apply(&service, &position, pick.r#move.as_ref().unwrap())
+                    .await
+                    .position
+                    .unwrap();
+                assert_eq!(
+                    read(&service, as_text(&report)).await.position.as_ref(),
+                    Some(&report)
+                );
+                plies += 1;
+                assert!(
+                    plies < 5000,
+                    "{} {}: no end after 5000 plies",
+                    game.name(),
+                    variant.name
+                );
+            }
+            assert!(read(&service, report.position.clone().unwrap())
+                .await
+                .moves
+                .is_empty());
+            eprintln!(
+                "{} {}: ended after {plies} plies: {:?}",
+                game.name(),
+                variant.name,
+                report.outcome
+            );
+        }
+    }
+}

@@ -10,6 +10,7 @@
 mod almatafl;
 mod schotten_totten;
 mod tablut;
+mod tartan;
 mod typed;
 
 use std::sync::atomic::AtomicBool;
@@ -204,6 +205,7 @@ pub fn registry() -> &'static [&'static dyn Game] {
         &Registered::<tablut::Tablut>::NEW,
         &Registered::<almatafl::AlmaTafl>::NEW,
         &Registered::<schotten_totten::SchottenTotten>::NEW,
+        &Registered::<tartan::Tartan>::NEW,
     ]
 }
 

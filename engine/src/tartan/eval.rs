@@ -1,0 +1,126 @@
+//! A static evaluation that knows the goal: Cathedrals and how far each
+//! player's Bishop is from one of its colour, Hordes that can unite into a
+//! Cathedral, Families that can unite into Hordes, Bishops blocking, and
+//! units open to capture.
+
+use super::board::{bits, Geometry, NONE};
+use super::{Phase, Tartan};
+use crate::eval::Evaluator;
+use crate::game::Player;
+
+/// Each token not captured (on the board or in reserve).
+const TOKEN: i32 = 100;
+/// A Family next to a friendly Family (a Horde one step away), per pair.
+const FAMILY_PAIR: i32 = 12;
+/// A Horde, a Horde within reach of another (a Cathedral one move away).
+const HORDE: i32 = 50;
+const HORDE_PAIR: i32 = 150;
+const ARMY: i32 = 40;
+const CATHEDRAL: i32 = 500;
+/// The Bishop 1, 2, 3 steps from a free Cathedral of its colour (1: a win next turn).
+const BISHOP_NEAR: [i32; 3] = [400, 150, 60];
+/// A Bishop on an enemy Cathedral (blocking its coronation).
+const BLOCK: i32 = 300;
+/// A unit an enemy unit can capture next turn.
+const FAMILY_THREATENED: i32 = 35;
+const HORDE_THREATENED: i32 = 60;
+/// During placement, two friendly Families two steps apart.
+const PLACEMENT_PAIR: i32 = 10;
+
+/// Tartan's evaluation for the searchers (see the module docs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Evaluation;
+
+impl Evaluator<Tartan> for Evaluation {
+    /// Centi-units from the side to move's view.
+    fn evaluate(&self, pos: &Tartan) -> i32 {
+        let me = pos.side;
+        side_value(pos, me) - side_value(pos, me.opponent())
+    }
+}
+
+/// Steps between two cells.
+pub(crate) fn distance(geo: &Geometry, a: usize, b: usize) -> i32 {
+    let (ac, ar) = geo.coords[a];
+    let (bc, br) = geo.coords[b];
+    let dc = bc as i32 - ac as i32;
+    let dr = br as i32 - ar as i32;
+    dc.abs().max(dr.abs()).max((dc - dr).abs())
+}
+
+fn side_value(pos: &Tartan, p: Player) -> i32 {
+    let geo = pos.variant.geometry();
+    let mine = pos.mine(p);
+    let theirs = pos.mine(p.opponent());
+    let bishops = pos.bishop_mask();
+    let on_board: i32 = bits(mine).map(|c| i32::from(pos.height[c])).sum();
+    let mut v = TOKEN * (on_board + i32::from(pos.tokens[p.index()]));
+    if pos.phase == Phase::Placement {
+        for a in bits(mine) {
+            for b in bits(mine & !((2u64 << a) - 1)) {
+                if distance(geo, a, b) == 2 {
+                    v += PLACEMENT_PAIR;
+                }
+            }
+        }
+        return v;
+    }
+    let free_mine = mine & !bishops;
+    let free_theirs = theirs & !bishops;
+    let my_bishop = pos.bishops[p.index()];
+    let their_bishop = pos.bishops[p.opponent().index()];
+    for c in bits(mine) {
+        match pos.height[c] {
+            1 => {
+                v +=
+                    FAMILY_PAIR * (geo.nbr_mask[c] & mine & !((2u64 << c) - 1)).count_ones() as i32;
+                if free_mine & (1 << c) != 0
+                    && bits(free_theirs).any(|e| pos.height[e] == 2 && distance(geo, c, e) <= 2)
+                {
+                    v -= FAMILY_THREATENED;
+                }
+            }
+            2 => {
+                v += HORDE;
+                if free_mine & (1 << c) != 0 {
+                    let partners = bits(free_mine & !((2u64 << c) - 1))
+                        .any(|o| pos.height[o] == 2 && distance(geo, c, o) <= 2);
+                    if partners {
+                        v += HORDE_PAIR;
+                    }
+                    if army_threat(pos, geo, c, free_theirs) {
+                        v -= HORDE_THREATENED;
+                    }
+                }
+            }
+            3 => v += ARMY,
+            _ => {
+                v += CATHEDRAL;
+                if my_bishop != NONE && their_bishop != c as u8 {
+                    let d = distance(geo, my_bishop as usize, c) as usize;
+                    if (1..=3).contains(&d) {
+                        v += BISHOP_NEAR[d - 1];
+                    }
+                }
+            }
+        }
+    }
+    if my_bishop != NONE && theirs & (1 << my_bishop) != 0 && pos.height[my_bishop as usize] == 4 {
+        v += BLOCK;
+    }
+    v
+}
+
+/// Whether an enemy Army in `armies` can capture the Horde on `c` next turn
+/// (three steps in a line over two empty cells).
+fn army_threat(pos: &Tartan, geo: &Geometry, c: usize, armies: u64) -> bool {
+    let closed = pos.units | geo.lochs | pos.bishop_mask();
+    geo.ray[c].iter().any(|ray| {
+        let open = |x: u8| x != NONE && closed & (1 << x) == 0;
+        ray[2] != NONE
+            && open(ray[0])
+            && open(ray[1])
+            && armies & (1 << ray[2]) != 0
+            && pos.height[ray[2] as usize] == 3
+    })
+}

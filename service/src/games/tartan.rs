@@ -1,0 +1,254 @@
+//! Tartan's messages: a structured position is the engine's [`Setup`] field
+//! for field (the history with counts), read back through
+//! [`Tartan::from_setup`]; a move is a placement, a unit's path, a Bishop's
+//! step, a dismantle or a pass.
+
+use std::collections::BTreeMap;
+
+use caber_engine::catalog::{self, GameInfo, UnknownVariant};
+use caber_engine::tartan::{self as engine, Cell, Move, Path, Phase, Setup, Stack};
+use caber_engine::{Notation, Played, Player};
+use tonic::Status;
+
+use super::{Adapter, TextError};
+use crate::convert::side;
+use crate::errors;
+use crate::proto;
+use crate::proto::position::State;
+use crate::proto::r#move::Kind;
+use crate::proto::tartan_move::Action;
+
+/// Tartan's adapter.
+pub struct Tartan;
+
+const FIELD: &str = "position.tartan";
+const MOVE: &str = "move.tartan";
+
+/// Reads a cell name; errors name the field.
+fn cell(field: &str, name: &str) -> Result<Cell, Status> {
+    Cell::parse(name.trim()).map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
+}
+
+/// A Bishop's cell, empty for none.
+fn bishop(field: &str, name: &str) -> Result<Option<Cell>, Status> {
+    if name.trim().is_empty() {
+        Ok(None)
+    } else {
+        cell(field, name).map(Some)
+    }
+}
+
+/// A count that fits the engine's field; errors name the field.
+fn count(field: &str, n: u32) -> Result<u8, Status> {
+    u8::try_from(n).map_err(|_| Status::invalid_argument(format!("{field}: {n} is out of range")))
+}
+
+fn hash(field: &str, text: &str) -> Result<u64, Status> {
+    u64::from_str_radix(text.trim(), 16).map_err(|_| {
+        Status::invalid_argument(format!("{field}: {text:?} is not a hash of 16 hex digits"))
+    })
+}
+
+impl Adapter for Tartan {
+    type Position = Played<engine::Tartan>;
+    type PositionMessage = proto::TartanPosition;
+    type MoveMessage = proto::TartanMove;
+
+    const FIELD: &'static str = "tartan";
+    const A_NAME: &'static str = "a Tartan";
+
+    fn info() -> GameInfo {
+        catalog::info::<engine::Tartan>()
+    }
+
+    fn start(variant: &str, seed: u64) -> Result<Self::Position, UnknownVariant> {
+        Ok(Played::start(
+            catalog::lookup_variant::<engine::Tartan>(variant)?,
+            seed,
+        ))
+    }
+
+    fn read_text(variant: &str, text: &str) -> Result<Self::Position, TextError> {
+        let v = catalog::lookup_variant::<engine::Tartan>(variant).map_err(TextError::Variant)?;
+        engine::Tartan::read(v, text.trim()).map_err(TextError::Setup)
+    }
+
+    fn position_message(state: &State) -> Option<&proto::TartanPosition> {
+        match state {
+            State::Tartan(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    fn read_message(variant: &str, m: &proto::TartanPosition) -> Result<Self::Position, Status> {
+        let variant = catalog::lookup_variant::<engine::Tartan>(variant)
+            .map_err(|e| errors::variant("position.variant", &e))?;
+        let phase = match m.phase() {
+            proto::TartanPhase::Placement => Phase::Placement,
+            proto::TartanPhase::Play => Phase::Play,
+            proto::TartanPhase::Unspecified => {
+                return Err(errors::missing(&format!("{FIELD}.phase")))
+            }
+        };
+        let mut stacks = Vec::new();
+        for (i, s) in m.stacks.iter().enumerate() {
+            let f = format!("{FIELD}.stacks[{i}]");
+            stacks.push(Stack {
+                cell: cell(&format!("{f}.cell"), &s.cell)?,
+                owner: Player::try_from(s.owner())
+                    .map_err(|()| errors::missing(&format!("{f}.owner")))?,
+                height: count(&format!("{f}.height"), s.height)?,
+            });
+        }
+        let mut history = Vec::new();
+        for (i, r) in m.history.iter().enumerate() {
+            let f = format!("{FIELD}.history[{i}]");
+            let h = hash(&format!("{f}.hash"), &r.hash)?;
+            if r.count == 0 {
+                return Err(Status::invalid_argument(format!(
+                    "{f}.count: must be at least 1"
+                )));
+            }
+            // The engine refuses any count above 2; past 3 copies there is
+            // nothing more to tell it, and a huge count allocates nothing.
+            history.extend(std::iter::repeat_n(h, r.count.min(3) as usize));
+        }
+        let setup = Setup {
+            phase,
+            stacks,
+            bishops: [
+                bishop(&format!("{FIELD}.bishop_first"), &m.bishop_first)?,
+                bishop(&format!("{FIELD}.bishop_second"), &m.bishop_second)?,
+            ],
+            tokens: [
+                count(&format!("{FIELD}.tokens_first"), m.tokens_first)?,
+                count(&format!("{FIELD}.tokens_second"), m.tokens_second)?,
+            ],
+            quiet_turns: count(&format!("{FIELD}.quiet_turns"), m.quiet_turns)?,
+            side_to_move: Player::try_from(m.side_to_move())
+                .map_err(|()| errors::missing(&format!("{FIELD}.side_to_move")))?,
+            history,
+        };
+        engine::Tartan::from_setup(variant, &setup)
+            .map_err(|e| Status::invalid_argument(format!("{FIELD}: {e}")))
+    }
+
+    fn write_message(position: &Self::Position) -> State {
+        let s = position.setup();
+        let mut counts: BTreeMap<u64, u32> = BTreeMap::new();
+        for h in &s.history {
+            *counts.entry(*h).or_default() += 1;
+        }
+        let bishop = |b: Option<Cell>| b.map(Cell::name).unwrap_or_default();
+        State::Tartan(proto::TartanPosition {
+            phase: match s.phase {
+                Phase::Placement => proto::TartanPhase::Placement,
+                Phase::Play => proto::TartanPhase::Play,
+            } as i32,
+            stacks: s
+                .stacks
+                .iter()
+                .map(|st| proto::TartanStack {
+                    cell: st.cell.name(),
+                    owner: side(Some(st.owner)),
+                    height: st.height.into(),
+                })
+                .collect(),
+            bishop_first: bishop(s.bishops[0]),
+            bishop_second: bishop(s.bishops[1]),
+            tokens_first: s.tokens[0].into(),
+            tokens_second: s.tokens[1].into(),
+            quiet_turns: s.quiet_turns.into(),
+            side_to_move: side(Some(s.side_to_move)),
+            history: counts
+                .into_iter()
+                .map(|(h, count)| proto::TartanRepetition {
+                    hash: format!("{h:016x}"),
+                    count,
+                })
+                .collect(),
+        })
+    }
+
+    fn move_message(kind: &Kind) -> Option<&proto::TartanMove> {
+        match kind {
+            Kind::Tartan(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    fn read_move(_position: &Self::Position, m: &proto::TartanMove) -> Result<Move, Status> {
+        let cells = |field: &str, names: &[String]| {
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| cell(&format!("{field}[{i}]"), n))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        match m
+            .action
+            .as_ref()
+            .ok_or_else(|| errors::missing(&format!("{MOVE}.action")))?
+        {
+            Action::Place(c) => Ok(Move::Place(cell(&format!("{MOVE}.place"), c)?)),
+            Action::Unit(p) => {
+                let field = format!("{MOVE}.unit.cells");
+                let path = cells(&field, &p.cells)?;
+                Path::new(&path).map(Move::Unit).ok_or_else(|| {
+                    Status::invalid_argument(format!(
+                        "{field}: {} cells given; a unit's move has a start and 1 to 3 landings",
+                        path.len()
+                    ))
+                })
+            }
+            Action::Bishop(b) => Ok(Move::Bishop {
+                from: cell(&format!("{MOVE}.bishop.from"), &b.from)?,
+                to: cell(&format!("{MOVE}.bishop.to"), &b.to)?,
+            }),
+            Action::Dismantle(d) => {
+                let field = format!("{MOVE}.dismantle.cells");
+                let mut three = cells(&field, &d.cells)?;
+                three.sort();
+                let [a, b, c] = three[..] else {
+                    return Err(Status::invalid_argument(format!(
+                        "{field}: {} cells given; a dismantle places three Families",
+                        three.len()
+                    )));
+                };
+                Ok(Move::Dismantle {
+                    horde: cell(&format!("{MOVE}.dismantle.horde"), &d.horde)?,
+                    cells: [a, b, c],
+                })
+            }
+            Action::Pass(true) => Ok(Move::Pass),
+            Action::Pass(false) => Err(Status::invalid_argument(format!(
+                "{MOVE}.pass: false is not an action"
+            ))),
+        }
+    }
+
+    fn write_move(mv: &Move) -> Kind {
+        let action = match *mv {
+            Move::Place(c) => Action::Place(c.name()),
+            Move::Pass => Action::Pass(true),
+            Move::Unit(path) => Action::Unit(proto::TartanPath {
+                cells: path.cells().map(Cell::name).collect(),
+            }),
+            Move::Bishop { from, to } => Action::Bishop(proto::TartanBishopStep {
+                from: from.name(),
+                to: to.name(),
+            }),
+            Move::Dismantle { horde, cells } => Action::Dismantle(proto::TartanDismantle {
+                horde: horde.name(),
+                cells: cells.iter().map(|c| c.name()).collect(),
+            }),
+        };
+        Kind::Tartan(proto::TartanMove {
+            action: Some(action),
+        })
+    }
+
+    fn diagram(position: &Self::Position) -> String {
+        position.diagram()
+    }
+}
