@@ -138,3 +138,40 @@ async fn in_process() -> anyhow::Result<Channel> {
         .context("cannot start the in-process service")?;
     Ok(channel)
 }
+
+/// How to fix a connection failure the transport explains badly, if `error`
+/// is one: a self-signed CA certificate (rustls accepts no CA certificate as
+/// a server's own), or plaintext sent to a TLS port.
+pub fn hint(error: &anyhow::Error, target: &Target) -> Option<String> {
+    let text = format!("{error:#} {error:?}");
+    if text.contains("CaUsedAsEndEntity") {
+        return Some(
+            "the server's certificate is a CA certificate (CA:TRUE, as `openssl req -x509` \
+             makes by default); caber trusts a self-signed server certificate given with \
+             --tls-ca only if it is not a CA: make one with `openssl req -x509 -newkey ec \
+             -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout key.pem -out cert.pem -days 365 \
+             -subj /CN=HOST -addext subjectAltName=DNS:HOST \
+             -addext basicConstraints=critical,CA:FALSE` (docs/SERVICE.md, TLS)"
+                .to_string(),
+        );
+    }
+    let plaintext = target
+        .server
+        .as_deref()
+        .is_some_and(|url| !url.starts_with("https://"));
+    let broken = [
+        "h2 protocol error",
+        "operation was canceled",
+        "connection closed",
+        "frame with invalid size",
+        "broken pipe",
+    ];
+    if plaintext && broken.iter().any(|b| text.contains(b)) {
+        return Some(format!(
+            "the server at {} did not answer plaintext HTTP/2: if it serves TLS, use an \
+             https:// URL (and --tls-ca FILE for a self-signed certificate)",
+            target.server.as_deref().unwrap_or_default()
+        ));
+    }
+    None
+}

@@ -246,10 +246,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
+    let (target, json) = (cli.common.target(), cli.common.json);
     match run(cli).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            output::error(&e, client::hint(&e, &target).as_deref(), json);
             ExitCode::from(2)
         }
     }

@@ -36,6 +36,39 @@ fn print_json(value: Json) {
     out!("{value}");
 }
 
+/// A failed command: `error: ...` (and `hint: ...`) on standard error, or
+/// with `--json` one object `{"error": {"code", "message", "hint"}}` on
+/// standard output. The code is the gRPC status code of a refusal by the
+/// service, `UNAVAILABLE` when the server could not be reached, and
+/// `INVALID_ARGUMENT` for the command's own input.
+pub fn error(error: &anyhow::Error, hint: Option<&str>, as_json: bool) {
+    let status = error
+        .chain()
+        .find_map(|e| e.downcast_ref::<crate::commands::Refused>());
+    let transport = error
+        .chain()
+        .any(|e| e.downcast_ref::<tonic::transport::Error>().is_some());
+    let code = match status {
+        // A status with a source is the client transport's, not the server's.
+        Some(_) if transport => "UNAVAILABLE",
+        Some(s) => caber_service::metrics::code_name(s.0.code()),
+        None if transport => "UNAVAILABLE",
+        None => "INVALID_ARGUMENT",
+    };
+    if as_json {
+        let mut value = json!({ "code": code, "message": format!("{error:#}") });
+        if let Some(hint) = hint {
+            value["hint"] = json!(hint);
+        }
+        print_json(json!({ "error": value }));
+    } else {
+        eprintln!("error: {error:#}");
+        if let Some(hint) = hint {
+            eprintln!("hint: {hint}");
+        }
+    }
+}
+
 /// A score as JSON: `{"cp": n}`, `{"mate_plies": n}` or `{"draw": true}`.
 fn score_json(score: Option<&proto::Score>) -> Json {
     match score.and_then(|s| s.value.as_ref()) {
@@ -74,7 +107,7 @@ fn outcome_text(o: &proto::Outcome) -> String {
     if o.result() == outcome::Result::Draw {
         format!("draw ({})", o.reason)
     } else {
-        format!("{} wins ({})", o.winner_name, o.reason)
+        format!("{} won ({})", o.winner_name, o.reason)
     }
 }
 
@@ -214,15 +247,31 @@ fn stats_json(stats: &proto::SearchStats) -> Json {
         "nps": stats.nps,
         "time_ms": stats.time_ms,
         "stopped": stats.stopped,
+        "iterations": stats.iterations,
         "clamped": stats.clamped,
+        "budget": stats.budget,
+        "interrupted": stats.interrupted,
     })
 }
 
 fn stats_text(stats: &proto::SearchStats) -> String {
+    let iterations = match stats.iterations {
+        0 => String::new(),
+        n => format!(" iterations {n}"),
+    };
     format!(
-        "depth {} seldepth {} nodes {} nps {} time {}",
+        "depth {} seldepth {} nodes {}{iterations} nps {} time {}",
         stats.depth, stats.seldepth, stats.nodes, stats.nps, stats.time_ms
     )
+}
+
+/// The server's notes on a search's budget, one `note:` line each.
+fn stats_notes(stats: &proto::SearchStats) {
+    for note in [&stats.clamped, &stats.budget, &stats.interrupted] {
+        if !note.is_empty() {
+            out!("note: {note}");
+        }
+    }
 }
 
 /// Merges the fields of `extra` (an object) into `base` (an object).
@@ -251,7 +300,10 @@ pub fn evaluation(reply: &proto::EvaluateResponse, as_json: bool) -> anyhow::Res
             score.win_probability
         );
         match &reply.stats {
-            Some(stats) => out!("searched: {}", stats_text(stats)),
+            Some(stats) => {
+                out!("searched: {}", stats_text(stats));
+                stats_notes(stats);
+            }
             None => out!("static evaluation"),
         }
     }
@@ -280,9 +332,7 @@ pub fn best(reply: &proto::BestMoveResponse, as_json: bool) -> anyhow::Result<()
         );
         out!("pv {}", reply.pv.join(" "));
         out!("{}", stats_text(stats));
-        if !stats.clamped.is_empty() {
-            out!("note: {}", stats.clamped);
-        }
+        stats_notes(stats);
     }
     Ok(())
 }
@@ -326,9 +376,7 @@ pub fn analysis(update: &proto::AnalysisUpdate, as_json: bool) {
             None => out!("bestmove (none)"),
         }
         out!("final: {}", stats_text(&stats));
-        if !stats.clamped.is_empty() {
-            out!("note: {}", stats.clamped);
-        }
+        stats_notes(&stats);
     }
 }
 
@@ -349,6 +397,11 @@ pub fn perft(depth: u32, reply: &proto::PerftResponse, divide: bool, as_json: bo
         out!("{}: {}", d.r#move, d.nodes);
     }
     out!("nodes {}", reply.nodes);
+}
+
+/// `n` and the noun in the right number: `1 loss`, `2 losses`.
+pub fn counted(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A match score (wins + half the draws, over the games) with its 95%
@@ -386,11 +439,11 @@ pub fn match_result(a: &str, b: &str, reply: &proto::PlayMatchResponse, as_json:
         out!("note: {}", reply.clamped);
     }
     out!(
-        "{a} vs {b}: {} games, {a} {} wins, {} draws, {} losses",
-        reply.games,
-        reply.a_wins,
-        reply.draws,
-        reply.b_wins
+        "{a} vs {b}: {}, {a}: {}, {}, {}",
+        counted(reply.games, "game", "games"),
+        counted(reply.a_wins, "win", "wins"),
+        counted(reply.draws, "draw", "draws"),
+        counted(reply.b_wins, "loss", "losses")
     );
     out!(
         "{a} win rate {:.1}% (95% CI {:.1}%..{:.1}%)",

@@ -60,3 +60,31 @@ fn bench_service_reports_both_phases_and_their_ratio() {
         / report["baseline"]["throughput_per_s"].as_f64().unwrap();
     assert!((ratio - expected).abs() < 0.01, "{ratio} vs {expected}");
 }
+
+/// The human report prints memory figures as numbers (the process's own pid
+/// stands in for a server's).
+#[test]
+fn bench_service_text_report_prints_plain_numbers() {
+    let pid = std::process::id().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_caber"))
+        .args(["bench", "service", "--seconds", "0.2", "--rounds", "2"])
+        .args(["--server-pid", &pid])
+        .output()
+        .expect("caber runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rss = text
+        .lines()
+        .find(|l| l.starts_with("server RSS KiB: before "))
+        .unwrap_or_else(|| panic!("no RSS line in\n{text}"));
+    assert!(!rss.contains("Some(") && !rss.contains("None"), "{rss}");
+    let numbers = rss
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .count();
+    assert_eq!(numbers, 3, "before, one between the rounds, after: {rss}");
+}

@@ -20,6 +20,13 @@ fn caber_json(args: &[&str]) -> Value {
     json_of(&caber(args))
 }
 
+/// The `error` object of a failed `--json` run (on standard output).
+fn error_of(out: &Output) -> Value {
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    v["error"].clone()
+}
+
 /// The one JSON object of a successful run.
 fn json_of(out: &Output) -> Value {
     assert!(
@@ -230,6 +237,23 @@ fn errors_exit_with_code_2_and_the_server_message() {
     );
 }
 
+/// With `--json` an error is one JSON object on standard output, with the
+/// status code and the message, and exit code 2.
+#[test]
+fn json_errors_are_one_object() {
+    let out = caber(&["apply", "e4-b4", "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(stderr.is_empty(), "{stderr}");
+    let err = error_of(&out);
+    assert_eq!(err["code"], "INVALID_ARGUMENT");
+    assert_eq!(
+        err["message"],
+        "move: illegal move: e4-b4 is not a legal move here"
+    );
+    let out = caber(&["games", "--json", "--server", "http://127.0.0.1:1"]);
+    assert_eq!(error_of(&out)["code"], "UNAVAILABLE");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_flag_talks_to_a_running_caberd() {
     let addr = serve(caber_service::router(EngineService::new())).await;
@@ -328,17 +352,16 @@ async fn tls_ca_and_token_file_reach_a_secured_caberd() {
     assert_eq!(json_of(&ok)["count"], 80);
     // No token: refused by the server.
     let refused = run(args(&["--tls-ca", ca]), None).await.unwrap();
-    assert_eq!(refused.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&refused.stderr);
-    assert!(err.contains("authorization: missing"), "{err}");
+    let err = error_of(&refused);
+    assert_eq!(err["code"], "UNAUTHENTICATED", "{err}");
+    let message = err["message"].as_str().unwrap();
+    assert!(message.contains("authorization: missing"), "{err}");
     // The certificate not trusted: no connection.
     let untrusted = run(args(&["--token-file", token]), None).await.unwrap();
-    assert_eq!(untrusted.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&untrusted.stderr);
-    assert!(
-        err.contains("cannot connect") || err.contains("certificate"),
-        "{err}"
-    );
+    let err = error_of(&untrusted);
+    assert_eq!(err["code"], "UNAVAILABLE", "{err}");
+    let message = err["message"].as_str().unwrap();
+    assert!(message.contains("certificate"), "{err}");
     // --tls-ca with a plain http URL is a usage error.
     let plain = run(
         vec![
@@ -358,7 +381,61 @@ async fn tls_ca_and_token_file_reach_a_secured_caberd() {
         err.contains("--tls-ca needs an https:// server URL"),
         "{err}"
     );
+    // Plaintext to the TLS port: the hint says to use https://.
+    let plain = run(
+        vec![
+            "games".into(),
+            "--server".into(),
+            format!("http://localhost:{}", addr.port()),
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(plain.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&plain.stderr);
+    assert!(
+        err.contains("hint: the server at http://localhost:"),
+        "{err}"
+    );
+    assert!(err.contains("use an https:// URL"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A self-signed certificate that is a CA (as `openssl req -x509` makes by
+/// default) is refused by rustls as a server's own: the error says which
+/// certificate works and how to make it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ca_certificate_as_the_servers_own_gets_a_hint() {
+    use tonic::transport::{Identity, ServerTlsConfig};
+    let mut params = rcgen::CertificateParams::new(vec!["localhost".to_string()]).unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = params.self_signed(&key).unwrap();
+    let identity = Identity::from_pem(cert.pem(), key.serialize_pem());
+    let options = caber_service::ServerOptions {
+        tls: Some(ServerTlsConfig::new().identity(identity)),
+        ..Default::default()
+    };
+    let (router, _) = caber_service::build(EngineService::new(), options).unwrap();
+    let addr = serve(router).await;
+    let ca = std::env::temp_dir().join(format!("caber-cli-ca-{}.pem", std::process::id()));
+    std::fs::write(&ca, cert.pem()).unwrap();
+    let url = format!("https://localhost:{}", addr.port());
+    let ca_path = ca.to_str().unwrap().to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        caber(&["games", "--server", &url, "--tls-ca", &ca_path])
+    })
+    .await
+    .unwrap();
+    std::fs::remove_file(&ca).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("hint: the server's certificate is a CA certificate"),
+        "{err}"
+    );
+    assert!(err.contains("basicConstraints=critical,CA:FALSE"), "{err}");
 }
 
 /// `--searcher` picks one of the game's searchers; an unknown one is refused

@@ -2,6 +2,7 @@
 //! Metadata only; read from each game's [`Game`] and [`Notation`]
 //! implementations, so that no game needs to know of it.
 
+use crate::quote::quote;
 use std::fmt;
 
 use crate::game::{variant_by_name, Game, Player};
@@ -48,9 +49,9 @@ impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "game {} has no variant {:?} (known: {})",
+            "game {} has no variant {} (known: {})",
             self.game,
-            self.variant,
+            quote(&self.variant),
             self.known.join(", ")
         )
     }

@@ -130,9 +130,20 @@ impl SetupError {
     }
 }
 
+impl SetupError {
+    /// The most problems [`Display`](fmt::Display) lists; it counts the rest.
+    pub const LISTED: usize = 8;
+}
+
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid position: {}", self.problems.join("; "))
+        let listed = &self.problems[..self.problems.len().min(Self::LISTED)];
+        write!(f, "invalid position: {}", listed.join("; "))?;
+        match self.problems.len() - listed.len() {
+            0 => Ok(()),
+            1 => write!(f, "; and 1 more problem"),
+            more => write!(f, "; and {more} more problems"),
+        }
     }
 }
 

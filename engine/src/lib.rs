@@ -8,7 +8,8 @@
 //!   player knows of a game with hidden information.
 //! - [`search`]: the searchers behind one [`search::Searcher`] trait;
 //!   [`mod@matches`]: refereed games between players.
-//! - [`playable`]: a position as clients use it; [`catalog`]: metadata for listing.
+//! - [`playable`]: a position as clients use it; [`catalog`]: metadata for listing;
+//!   [`quote`]: client text as error messages repeat it (escaped, bounded).
 //! - One module tree per game: [`tablut`], [`almatafl`], [`schotten_totten`],
 //!   [`tartan`].
 //!
@@ -22,6 +23,7 @@ pub mod information;
 pub mod matches;
 pub mod playable;
 pub mod played;
+pub mod quote;
 pub mod search;
 
 pub mod almatafl;
@@ -35,3 +37,4 @@ pub use game::{
 };
 pub use history::History;
 pub use played::{Notation, Played};
+pub use quote::quote;

@@ -1,21 +1,26 @@
 //! A tower layer around the whole server: one log line and the metrics of
-//! every call, the bearer-token check and the refusal of new calls while
-//! shutting down (both only for the `caber.v1` API: health and reflection
-//! stay open).
+//! every call, the count of API calls in flight (for the graceful shutdown)
+//! and the bearer-token check (only for the `caber.v1` API: health and
+//! reflection stay open).
 //!
 //! A call ends when its response body ends (the status comes in the trailers,
 //! or in the headers of an error), or when the client goes away (logged as
 //! `CANCELLED`); streaming calls are thus timed to their last message.
 
+use std::collections::HashSet;
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
+use caber_engine::quote;
 use http::{HeaderMap, Request, Response};
 use http_body::{Body as HttpBody, Frame, SizeHint};
+use prost::Message;
+use prost_types::FileDescriptorSet;
 use tonic::body::Body;
 use tonic::{Code, Status};
 use tower::{Layer, Service};
@@ -23,25 +28,17 @@ use tower::{Layer, Service};
 use crate::auth::Token;
 use crate::metrics::{self, code_name};
 
-/// The path prefix of the calls that need the token and are refused while draining.
+/// The path prefix of the calls that need the token and are counted in flight.
 const API_PREFIX: &str = "/caber.v1.";
 
-/// State shared by the layer and the server's owner: API calls in flight and
-/// whether the server is draining.
+/// State shared by the layer and the server's owner: the API calls in flight.
 #[derive(Debug, Default)]
 pub struct CallGate {
-    draining: AtomicBool,
     in_flight: AtomicUsize,
     idle: tokio::sync::Notify,
 }
 
 impl CallGate {
-    /// Refuses new API calls with `UNAVAILABLE` from now on.
-    pub fn start_draining(&self) {
-        self.draining.store(true, Ordering::SeqCst);
-        self.idle.notify_waiters();
-    }
-
     /// API calls in progress.
     pub fn in_flight(&self) -> usize {
         self.in_flight.load(Ordering::SeqCst)
@@ -64,9 +61,15 @@ impl CallGate {
 pub struct CallGame(Arc<OnceLock<String>>);
 
 impl CallGame {
-    /// Notes the call's game (the first note wins).
+    /// Notes the call's game (the first note wins); a name that is no
+    /// registered game is logged as [`quote`] gives it, escaped and bounded.
     pub fn set(&self, game: &str) {
-        let _ = self.0.set(game.to_string());
+        let name = match crate::games::game_named(game, "game") {
+            Ok(g) => g.name().to_string(),
+            Err(_) if game.is_empty() => String::new(),
+            Err(_) => quote(game).to_string(),
+        };
+        let _ = self.0.set(name);
     }
 }
 
@@ -85,7 +88,7 @@ pub struct CallLayer {
 }
 
 impl CallLayer {
-    /// A layer checking `token` (if any) and refusing calls once `gate` drains.
+    /// A layer counting API calls in `gate` and checking `token` (if any).
     pub fn new(gate: Arc<CallGate>, token: Option<Token>) -> Self {
         Self { gate, token }
     }
@@ -112,7 +115,7 @@ pub struct CallService<S> {
 /// One call being watched: logged and counted once, when dropped.
 #[derive(Debug)]
 struct Call {
-    method: String,
+    method: Method,
     game: CallGame,
     start: Instant,
     code: Option<Code>,
@@ -121,7 +124,7 @@ struct Call {
 }
 
 impl Call {
-    fn start(method: String, gate: Option<Arc<CallGate>>) -> Self {
+    fn start(method: Method, gate: Option<Arc<CallGate>>) -> Self {
         metrics::global().call_started();
         if let Some(g) = &gate {
             g.in_flight.fetch_add(1, Ordering::SeqCst);
@@ -153,7 +156,7 @@ impl Drop for Call {
         let latency = self.start.elapsed();
         // No status seen: the client went away before the end of the call.
         let code = self.code.unwrap_or(Code::Cancelled);
-        metrics::global().call_finished(&self.method, code, latency);
+        metrics::global().call_finished(self.method.label(), code, latency);
         let game = self.game.0.get().map_or("", String::as_str);
         let latency_ms = latency.as_micros() as f64 / 1000.0;
         let status = code_name(code);
@@ -169,6 +172,66 @@ impl Drop for Call {
             }
         }
     }
+}
+
+/// A call's method: one the server serves (its path), or a path the client
+/// made up (logged quoted, labelled `unknown` in metrics).
+#[derive(Debug)]
+enum Method {
+    Known(String),
+    Unknown(String),
+}
+
+impl Method {
+    /// The metrics label: only served methods are labelled by name, so a
+    /// client cannot add label values.
+    fn label(&self) -> &str {
+        match self {
+            Method::Known(path) => path,
+            Method::Unknown(_) => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::Known(path) | Method::Unknown(path) => f.write_str(path),
+        }
+    }
+}
+
+/// Whether `path` is a method the server serves (the API, health checking,
+/// reflection), as their descriptor sets list them.
+fn known_method(path: &str) -> bool {
+    static KNOWN: OnceLock<HashSet<String>> = OnceLock::new();
+    KNOWN
+        .get_or_init(|| {
+            let sets = [
+                crate::proto::FILE_DESCRIPTOR_SET,
+                tonic_health::pb::FILE_DESCRIPTOR_SET,
+                tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            ];
+            let mut known = HashSet::new();
+            for set in sets {
+                let set = FileDescriptorSet::decode(set).expect("compiled-in descriptor sets");
+                for file in set.file {
+                    for service in &file.service {
+                        for method in &service.method {
+                            known.insert(format!(
+                                "/{}.{}/{}",
+                                file.package(),
+                                service.name(),
+                                method.name()
+                            ));
+                        }
+                    }
+                }
+            }
+            known
+        })
+        .contains(path)
 }
 
 /// Decodes the percent-encoding of a `grpc-message` header.
@@ -270,15 +333,15 @@ where
     }
 
     fn call(&mut self, mut request: Request<Body>) -> Self::Future {
-        let method = request.uri().path().to_string();
-        let api = method.starts_with(API_PREFIX);
+        let path = request.uri().path();
+        let api = path.starts_with(API_PREFIX);
+        let method = match known_method(path) {
+            true => Method::Known(path.to_string()),
+            false => Method::Unknown(quote(path).to_string()),
+        };
         let gate = self.layer.gate.clone();
         let call = Call::start(method, api.then(|| gate.clone()));
         if api {
-            if gate.draining.load(Ordering::SeqCst) {
-                let status = Status::unavailable("server shutting down: retry on another server");
-                return Box::pin(std::future::ready(Ok(refuse(status, call))));
-            }
             if let Some(token) = &self.layer.token {
                 let header = request.headers().get("authorization").map(|v| v.as_bytes());
                 if let Err(status) = token.check(header) {

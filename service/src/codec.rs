@@ -6,8 +6,8 @@
 //! on every read of a field: replies with many short strings decode faster.
 //! Bytes that are not the message: a request
 //! (a message named `…Request`, decoded by the server) is refused with
-//! `INVALID_ARGUMENT` naming the message, and the field and the problem as
-//! prost tells them; a reply the client cannot read is `INTERNAL`, as in gRPC
+//! `INVALID_ARGUMENT` naming the message, and the field (by its proto name)
+//! and the problem as prost tells them; a reply the client cannot read is `INTERNAL`, as in gRPC
 //! libraries.
 
 use std::marker::PhantomData;
@@ -65,10 +65,13 @@ impl<U: Message + Name + Default> Decoder for SliceDecoder<U> {
             U::decode(buf)
         };
         decoded.map(Some).map_err(|e| {
+            // prost names fields as Rust does (`ApplyRequest.r#move`): the
+            // message says the proto names.
+            let problem = e.to_string().replace("r#", "");
             if U::NAME.ends_with("Request") {
-                Status::invalid_argument(format!("{}: {e}", U::full_name()))
+                Status::invalid_argument(format!("{}: {problem}", U::full_name()))
             } else {
-                Status::internal(e.to_string())
+                Status::internal(problem)
             }
         })
     }

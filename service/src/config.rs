@@ -43,8 +43,12 @@ pub struct Config {
     /// PEM private key of --tls-cert.
     #[arg(long, env = "CABER_TLS_KEY", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
-    /// Searches (and perft counts) admitted at once, running or waiting for a
-    /// search thread; beyond, calls get RESOURCE_EXHAUSTED. [default: number of cores]
+    /// Searches (and perft counts, matches) admitted at once, running or
+    /// waiting for a search thread; beyond, calls get RESOURCE_EXHAUSTED.
+    /// More than --search-threads lets searches wait for a thread: a call
+    /// with a deadline is then admitted only if a thread is sure to be free
+    /// in time, and its wait counts against its budget. [default: the
+    /// number of search threads, so that no search waits]
     #[arg(long, env = "CABER_MAX_SEARCHES")]
     pub max_searches: Option<usize>,
     /// Dedicated threads that run searches. [default: number of cores]
@@ -61,7 +65,9 @@ pub struct Config {
     #[arg(long, env = "CABER_MAX_MESSAGE_BYTES", default_value_t = crate::DEFAULT_MAX_MESSAGE_BYTES)]
     pub max_message_bytes: usize,
     /// Time in milliseconds that calls in progress get to finish after SIGTERM
-    /// or Ctrl-C (health turns NOT_SERVING and new calls are refused at once).
+    /// or Ctrl-C (at once health turns NOT_SERVING, the listener closes and
+    /// connections get an HTTP/2 GOAWAY); searches still running then are
+    /// stopped and answer with their best result so far.
     #[arg(long, env = "CABER_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
     pub shutdown_grace_ms: u64,
 }
@@ -72,9 +78,9 @@ impl Config {
         self.search_threads.unwrap_or_else(cores).max(1)
     }
 
-    /// The number of searches admitted at once (the flag, or one per core).
+    /// The number of searches admitted at once (the flag, or one per search thread).
     pub fn searches(&self) -> usize {
-        self.max_searches.unwrap_or_else(cores).max(1)
+        self.max_searches.unwrap_or_else(|| self.threads()).max(1)
     }
 
     /// The per-request caps.
@@ -152,6 +158,14 @@ mod tests {
              search_threads=2 max_searches=3 max_movetime_ms=60000 max_nodes=5 \
              max_message_bytes=4194304 shutdown_grace_ms=10000"
         );
+    }
+
+    #[test]
+    fn by_default_no_search_waits_for_a_thread() {
+        let c = Config::try_parse_from(["caberd", "--search-threads", "3"]).unwrap();
+        assert_eq!((c.threads(), c.searches()), (3, 3));
+        let c = Config::try_parse_from(["caberd"]).unwrap();
+        assert_eq!(c.searches(), c.threads());
     }
 
     #[test]

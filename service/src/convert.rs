@@ -8,6 +8,7 @@ use caber_engine::search::{self, Info, Limits};
 use caber_engine::{Event, GameResult, Outcome, Player};
 
 use crate::proto;
+use crate::search_runner::Notes;
 
 impl From<Player> for proto::Side {
     fn from(player: Player) -> Self {
@@ -111,8 +112,8 @@ pub fn limits(message: Option<&proto::Limits>) -> Option<Limits> {
     any.then_some(limits)
 }
 
-/// How a search went; `clamped` says how the server changed the limits (may be empty).
-pub fn stats(info: &Info<String>, clamped: &str) -> proto::SearchStats {
+/// How a search went, with the server's notes on its budget.
+pub fn stats(info: &Info<String>, notes: &Notes) -> proto::SearchStats {
     proto::SearchStats {
         depth: info.depth,
         seldepth: info.seldepth,
@@ -120,7 +121,10 @@ pub fn stats(info: &Info<String>, clamped: &str) -> proto::SearchStats {
         nps: info.nps(),
         time_ms: info.elapsed.as_millis() as u64,
         stopped: info.stopped,
-        clamped: clamped.to_string(),
+        clamped: notes.clamped.clone(),
+        iterations: info.iterations,
+        budget: notes.budget.clone(),
+        interrupted: notes.interrupted.clone(),
     }
 }
 

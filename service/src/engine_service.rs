@@ -2,6 +2,7 @@
 //! the registry ([`games`]) and hands it the request; searches, counts and
 //! matches run on the search pool.
 
+use caber_engine::quote;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,10 +19,12 @@ use crate::convert;
 use crate::games::{self, MatchRequest};
 use crate::proto;
 use crate::proto::game_engine_server::GameEngine;
-use crate::search_runner::{self, SearchRunner, StopOnDrop};
+use crate::search_runner::{self, Finished, Notes, SearchRunner, StopOnDrop};
 
 /// Default interval between `Analyze` progress updates.
 const DEFAULT_REPORT_INTERVAL: Duration = Duration::from_millis(500);
+/// Shortest interval between `Analyze` progress updates (shorter requests are raised to it).
+pub const MIN_REPORT_INTERVAL: Duration = Duration::from_millis(50);
 /// Deepest `Perft` accepted (the count grows by the branching factor per ply).
 const MAX_PERFT_DEPTH: u32 = 6;
 /// Most deals a `PlayMatch` plays (each twice).
@@ -60,10 +63,10 @@ fn game_name(position: Option<&proto::Position>) -> &str {
 }
 
 /// An `Analyze` update from a search report.
-fn update(info: &Info<String>, is_final: bool, clamped: &str) -> proto::AnalysisUpdate {
+fn update(info: &Info<String>, is_final: bool, notes: &Notes) -> proto::AnalysisUpdate {
     proto::AnalysisUpdate {
         r#final: is_final,
-        stats: Some(convert::stats(info, clamped)),
+        stats: Some(convert::stats(info, notes)),
         lines: convert::lines(info),
     }
 }
@@ -128,16 +131,16 @@ impl GameEngine for EngineService {
             }));
         }
         let search = game.search(position, &r.searcher)?;
-        let (limits, clamped) = self.runner.plan(requested, timeout);
+        let plan = self.runner.plan(requested, timeout);
         let stop = Arc::new(AtomicBool::new(false));
-        let searched = self.runner.search(search, limits, stop, |_| {}).await?;
-        let score = searched
-            .info
+        let finished = self.runner.search(search, plan, stop, |_| {}).await?;
+        let info = &finished.searched.info;
+        let score = info
             .score()
             .ok_or_else(|| Status::failed_precondition("position: no legal move to search"))?;
         Ok(Response::new(proto::EvaluateResponse {
             score: Some(convert::score(score)),
-            stats: Some(convert::stats(&searched.info, &clamped)),
+            stats: Some(convert::stats(info, &finished.notes)),
         }))
     }
 
@@ -150,11 +153,11 @@ impl GameEngine for EngineService {
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let search = game.search(position, &r.searcher)?;
-        let (limits, clamped) = self
+        let plan = self
             .runner
             .plan(convert::limits(r.limits.as_ref()), timeout);
         let stop = Arc::new(AtomicBool::new(false));
-        let searched = self.runner.search(search, limits, stop, |_| {}).await?;
+        let Finished { searched, notes } = self.runner.search(search, plan, stop, |_| {}).await?;
         let (Some(best), Some(line)) = (searched.best, searched.info.lines.first()) else {
             return Err(Status::failed_precondition(
                 "position: no legal move to search",
@@ -164,7 +167,7 @@ impl GameEngine for EngineService {
             best_move: Some(best),
             score: Some(convert::score(line.score)),
             pv: line.moves.clone(),
-            stats: Some(convert::stats(&searched.info, &clamped)),
+            stats: Some(convert::stats(&searched.info, &notes)),
         }))
     }
 
@@ -179,21 +182,21 @@ impl GameEngine for EngineService {
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let search = game.search(position, &r.searcher)?;
-        let (mut limits, clamped) = self
+        let mut plan = self
             .runner
             .plan(convert::limits(r.limits.as_ref()), timeout);
-        limits.multipv = r.multipv.max(1) as usize;
-        limits.report_every = Some(match r.report_interval_ms {
+        plan.limits.multipv = r.multipv.max(1) as usize;
+        plan.limits.report_every = Some(match r.report_interval_ms {
             0 => DEFAULT_REPORT_INTERVAL,
-            ms => Duration::from_millis(ms.into()),
+            ms => Duration::from_millis(ms.into()).max(MIN_REPORT_INTERVAL),
         });
         let (tx, rx) = mpsc::channel(ANALYZE_BUFFER);
         let stop = Arc::new(AtomicBool::new(false));
         let progress = {
-            let (tx, stop, clamped) = (tx.clone(), stop.clone(), clamped.clone());
+            let (tx, stop, notes) = (tx.clone(), stop.clone(), plan.notes.clone());
             move |info: &Info<String>| {
                 if let Err(mpsc::error::TrySendError::Closed(_)) =
-                    tx.try_send(Ok(update(info, false, &clamped)))
+                    tx.try_send(Ok(update(info, false, &notes)))
                 {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -201,14 +204,14 @@ impl GameEngine for EngineService {
         };
         let runner = self.runner.clone();
         tokio::spawn(async move {
-            let search = runner.search(search, limits, stop, progress);
+            let search = runner.search(search, plan, stop, progress);
             // Dropping the search future when the client goes away sets its stop flag.
             let result = tokio::select! {
                 result = search => result,
                 () = tx.closed() => return,
             };
             let _ = tx
-                .send(result.map(|s| update(&s.info, true, &clamped)))
+                .send(result.map(|f| update(&f.searched.info, true, &f.notes)))
                 .await;
         });
         Ok(Response::new(ReceiverStream::new(rx)))
@@ -238,7 +241,7 @@ impl GameEngine for EngineService {
         // The client going away (or its deadline passing) drops this future, and
         // the server's time limit ends it: either way the count stops.
         let _stop_on_drop = StopOnDrop(stop.clone());
-        let work = self.runner.run(move || count(&stop));
+        let work = self.runner.run(stop.clone(), move || count(&stop));
         let max = self.runner.caps().max_movetime;
         let counts = tokio::time::timeout(max, work)
             .await
@@ -253,6 +256,9 @@ impl GameEngine for EngineService {
                 PerftError::Undefined => Status::invalid_argument(format!(
                     "position.game: perft is not defined for {name}"
                 )),
+                PerftError::Stopped if self.runner.interrupted() => Status::unavailable(
+                    "server shutting down: perft stopped; retry on another server",
+                ),
                 PerftError::Stopped => Status::cancelled("perft stopped"),
             })?;
         let nodes = counts.iter().map(|(_, n)| n).sum();
@@ -312,7 +318,8 @@ impl GameEngine for EngineService {
                 .any(|p| p.eq_ignore_ascii_case(name.trim()))
             {
                 return Err(Status::invalid_argument(format!(
-                    "{field}: unknown player {name:?} (known: {})",
+                    "{field}: unknown player {} (known: {})",
+                    quote(name),
                     matches.players.join(", ")
                 )));
             }
@@ -334,7 +341,7 @@ impl GameEngine for EngineService {
         let cap = self.runner.caps().max_movetime;
         let halt = stop.clone();
         let play = matches.play;
-        let work = self.runner.run(move || play(&request, &stop));
+        let work = self.runner.run(stop.clone(), move || play(&request, &stop));
         tokio::pin!(work);
         let (result, timed_out) = match tokio::time::timeout(cap, &mut work).await {
             Ok(result) => (result, false),
@@ -345,7 +352,12 @@ impl GameEngine for EngineService {
         };
         let result = result??;
         let played = result.a_wins + result.b_wins + result.draws;
-        let clamped = if timed_out && played < 2 * games {
+        let clamped = if self.runner.interrupted() && played < 2 * games {
+            format!(
+                "stopped: server shutting down: {played} of {} games played",
+                2 * games
+            )
+        } else if timed_out && played < 2 * games {
             format!(
                 "stopped at the server's maximum of {} ms (--max-movetime-ms): \
                  {played} of {} games played",

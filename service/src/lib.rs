@@ -7,7 +7,7 @@
 //! [`engine_service`] implements the RPCs, [`search_runner`] runs searches
 //! on the dedicated [`pool`] within the server's caps and [`errors`] turns
 //! engine errors into gRPC statuses naming the offending field. Around them: [`call_layer`] (per-call logs and [`metrics`], the
-//! [`auth`] token check, refusing calls while draining), `grpc.health.v1`
+//! [`auth`] token check, API calls in flight; [`process_metrics`]), `grpc.health.v1`
 //! health checking and server reflection (`v1` and `v1alpha`); [`config`] is
 //! `caberd`'s command line.
 
@@ -21,6 +21,7 @@ pub mod errors;
 pub mod games;
 pub mod metrics;
 pub mod pool;
+pub mod process_metrics;
 pub mod proto;
 pub mod search_runner;
 
@@ -71,12 +72,11 @@ pub struct Control {
 }
 
 impl Control {
-    /// Starts a graceful shutdown: health turns `NOT_SERVING` (for `""` and
-    /// [`API_SERVICE`]) and new API calls are refused with `UNAVAILABLE`.
-    /// Calls are refused before health changes, so a client that sees
-    /// `NOT_SERVING` can rely on new calls being refused.
+    /// Health turns `NOT_SERVING` (for `""` and [`API_SERVICE`]): the first
+    /// step of a graceful shutdown, before the [`serve`] shutdown signal
+    /// closes the listener and sends every connection an HTTP/2 GOAWAY (the
+    /// calls in flight go on; clients open their next calls elsewhere).
     pub async fn stop_serving(&self) {
-        self.gate.start_draining();
         for name in ["", API_SERVICE] {
             self.health
                 .set_service_status(name, ServingStatus::NotServing)

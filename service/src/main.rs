@@ -17,6 +17,10 @@ use tracing_subscriber::EnvFilter;
 /// (a health `Watch` stream never ends by itself).
 const CLOSE_TIMEOUT: Duration = Duration::from_millis(500);
 
+/// How long the searches stopped at the end of the grace period get to send
+/// their best result so far.
+const INTERRUPT_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// mimalloc: a reply is many small strings, which glibc's malloc serves
 /// slowly under load (docs/MEASUREMENTS.md).
 #[global_allocator]
@@ -37,7 +41,8 @@ async fn main() -> anyhow::Result<()> {
         tls: tls(&config)?,
     };
     let pool = SearchPool::new(config.threads(), config.searches());
-    let service = EngineService::with_runner(SearchRunner::new(pool, config.caps()));
+    let runner = SearchRunner::new(pool, config.caps());
+    let service = EngineService::with_runner(runner.clone());
     let (router, control) = caber_service::build(service, options).context("cannot set up TLS")?;
     let shutdown = shutdown_signal()?;
     let (listener, addr) = caber_service::bind(config.listen)
@@ -61,19 +66,34 @@ async fn main() -> anyhow::Result<()> {
         result = &mut server => return Ok(result??),
         () = shutdown => {}
     }
+    // Health first (a watcher learns it on its stream), then the listener
+    // closes and every connection gets a GOAWAY: clients send their next
+    // calls elsewhere while the calls in flight go on.
     control.stop_serving().await;
+    let _ = close_tx.send(());
     let grace = Duration::from_millis(config.shutdown_grace_ms);
     tracing::info!(
         in_flight = control.in_flight(),
-        "shutting down: NOT_SERVING, refusing new calls, finishing the calls in progress"
+        "shutting down: NOT_SERVING, GOAWAY sent, finishing the calls in progress"
     );
     if tokio::time::timeout(grace, control.idle()).await.is_err() {
         tracing::warn!(
             in_flight = control.in_flight(),
-            "calls still in progress after {grace:?}: stopping anyway"
+            "calls still in progress after {} ms: stopping their searches, \
+             which answer with their best result so far",
+            grace.as_millis()
         );
+        runner.interrupt();
+        if tokio::time::timeout(INTERRUPT_TIMEOUT, control.idle())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                in_flight = control.in_flight(),
+                "calls still in progress: exiting"
+            );
+        }
     }
-    let _ = close_tx.send(());
     if let Ok(Ok(Err(e))) = tokio::time::timeout(CLOSE_TIMEOUT, server).await {
         tracing::warn!("transport error while closing: {e}");
     }
@@ -81,11 +101,14 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Logs to standard error in `format`, filtered by `RUST_LOG` (default `info`).
+/// Logs to standard error in `format`, filtered by `RUST_LOG` (default
+/// `info`); colours only when standard error is a terminal.
 fn init_logs(format: LogFormat) {
+    use std::io::IsTerminal;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     match format {
         LogFormat::Text => logs.init(),

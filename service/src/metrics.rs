@@ -1,5 +1,6 @@
 //! Prometheus metrics: calls by method and code, errors, a latency histogram,
-//! searches and nodes searched, served as text on a separate HTTP port.
+//! searches and nodes searched, the process and the build
+//! ([`process_metrics`](crate::process_metrics)), served as text on a separate HTTP port.
 //!
 //! The registry is process-wide ([`global`]); [`serve`] answers `GET /metrics`
 //! with the Prometheus text exposition format (version 0.0.4).
@@ -50,15 +51,10 @@ impl Metrics {
         self.in_flight.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// A call to `method` (a path like `/caber.v1.GameEngine/Apply`) ended with `code`.
+    /// A call to `method` (a served method's path like
+    /// `/caber.v1.GameEngine/Apply`, or `unknown`) ended with `code`.
     pub fn call_finished(&self, method: &str, code: tonic::Code, latency: Duration) {
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
-        // Unknown methods are not labelled by name: clients choose those paths.
-        let method = if code == tonic::Code::Unimplemented {
-            "unknown"
-        } else {
-            method
-        };
         *lock(&self.calls)
             .entry((method.to_string(), code_name(code)))
             .or_default() += 1;
@@ -79,7 +75,7 @@ impl Metrics {
         self.searches_running.fetch_add(delta, Ordering::Relaxed);
     }
 
-    /// A search was refused because the pool was full.
+    /// A search was refused: the pool was full, or no thread would be free in time.
     pub fn rejected(&self) {
         self.searches_rejected.fetch_add(1, Ordering::Relaxed);
     }
@@ -158,7 +154,7 @@ impl Metrics {
             (
                 "caber_searches_rejected_total",
                 "counter",
-                "Searches refused with RESOURCE_EXHAUSTED because the pool was full.",
+                "Searches refused with RESOURCE_EXHAUSTED: the pool was full, or no thread was sure to be free before the deadline.",
                 self.searches_rejected.load(Ordering::Relaxed).to_string(),
             ),
             (
@@ -172,6 +168,7 @@ impl Metrics {
             header(&mut out, name, kind, help);
             let _ = writeln!(out, "{name} {value}");
         }
+        crate::process_metrics::render(&mut out);
         out
     }
 }
@@ -274,7 +271,7 @@ mod tests {
             Duration::from_millis(200),
         );
         m.call_started();
-        m.call_finished("/x/Y", tonic::Code::Unimplemented, Duration::ZERO);
+        m.call_finished("unknown", tonic::Code::Unimplemented, Duration::ZERO);
         m.searched(42);
         let text = m.render();
         for line in [

@@ -1,14 +1,19 @@
 //! Runs searches and other long engine computations off the async runtime.
 //!
-//! Every search goes through [`SearchRunner::search`]: it plans the budget
-//! (default budget, server maximums, the call's deadline), runs the engine on
-//! the dedicated [`SearchPool`] and sets the stop flag as soon as the caller
-//! goes away. When the pool is full the call is refused with
-//! `RESOURCE_EXHAUSTED` rather than queued.
+//! Every search goes through [`SearchRunner::search`]: [`SearchRunner::plan`]
+//! sets its budget (the default budget, the server's caps, the call's
+//! deadline), the dedicated [`SearchPool`] runs it, and the stop flag is set
+//! as soon as the caller goes away. A search's time counts from the call's
+//! arrival when the call has a deadline: one that waited for a search thread
+//! gets what is left, and one that could not start in time is refused at once
+//! with `RESOURCE_EXHAUSTED`, as is one arriving when every place is taken.
+//! [`SearchRunner::interrupt`] stops every job at shutdown: searches then
+//! answer with their best result so far, noted as interrupted.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use caber_engine::search::{Info, Limits};
 use tonic::metadata::MetadataMap;
@@ -16,13 +21,18 @@ use tonic::Status;
 
 use crate::games::{SearchJob, Searched};
 use crate::metrics;
-use crate::pool::{Admission, SearchPool};
+use crate::pool::{Bound, Refused, SearchPool};
 
 /// The budget of a search requested without any limit.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
 
-/// The least time kept in reserve before a call's deadline.
+/// The least time kept in reserve before a call's deadline, and the least
+/// time a search that waited for a thread still gets.
 const MIN_DEADLINE_MARGIN: Duration = Duration::from_millis(20);
+
+/// The note on a search stopped by [`SearchRunner::interrupt`].
+pub const INTERRUPTED: &str =
+    "server shutting down: stopped at the end of the grace period; the best result so far";
 
 /// The most one request may ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,11 +61,83 @@ impl Default for Caps {
     }
 }
 
+/// A search's budget as planned, and what the server changed in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The limits the search runs with once started.
+    pub limits: Limits,
+    /// The instant the search must end by whenever it starts (the call's
+    /// deadline less a margin), if the call has a deadline.
+    pub ends_by: Option<Instant>,
+    /// The notes for [`proto::SearchStats`](crate::proto::SearchStats).
+    pub notes: Notes,
+}
+
+/// What the server did to a search's budget, as `SearchStats` reports it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// How the server lowered what was asked to its caps (empty: it did not).
+    pub clamped: String,
+    /// How the server chose or shortened the budget for the call: the
+    /// default budget, the deadline, the wait for a thread.
+    pub budget: String,
+    /// Set when [`SearchRunner::interrupt`] stopped the search.
+    pub interrupted: String,
+}
+
+/// A finished search and the notes on its budget.
+pub struct Finished {
+    /// The engine's result.
+    pub searched: Searched,
+    /// What the server changed.
+    pub notes: Notes,
+}
+
 /// Runs engine work on the search pool, within the server's caps.
 #[derive(Clone, Debug)]
 pub struct SearchRunner {
     pool: SearchPool,
     caps: Caps,
+    jobs: Arc<Jobs>,
+}
+
+/// The stop flags of the jobs running or queued, for [`SearchRunner::interrupt`].
+#[derive(Debug, Default)]
+struct Jobs {
+    interrupted: AtomicBool,
+    next: AtomicU64,
+    flags: Mutex<HashMap<u64, Arc<AtomicBool>>>,
+}
+
+/// A job's entry in [`Jobs`], removed when dropped.
+struct Registered<'a> {
+    jobs: &'a Jobs,
+    id: u64,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        self.jobs.lock().remove(&self.id);
+    }
+}
+
+impl Jobs {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<AtomicBool>>> {
+        self.flags.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers `stop`; refused once interrupted.
+    fn register(&self, stop: &Arc<AtomicBool>) -> Result<Registered<'_>, Status> {
+        let mut flags = self.lock();
+        if self.interrupted.load(Ordering::SeqCst) {
+            return Err(Status::unavailable(
+                "server shutting down: retry on another server",
+            ));
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        flags.insert(id, stop.clone());
+        Ok(Registered { jobs: self, id })
+    }
 }
 
 impl Default for SearchRunner {
@@ -77,7 +159,11 @@ impl Drop for StopOnDrop {
 impl SearchRunner {
     /// A runner on `pool` applying `caps` to every request.
     pub fn new(pool: SearchPool, caps: Caps) -> Self {
-        Self { pool, caps }
+        Self {
+            pool,
+            caps,
+            jobs: Arc::default(),
+        }
     }
 
     /// The caps applied to every request.
@@ -85,70 +171,150 @@ impl SearchRunner {
         self.caps
     }
 
-    /// Searches still running (including ones whose caller went away and that are stopping).
+    /// Jobs running or queued (including ones whose caller went away and that are stopping).
     pub fn running(&self) -> usize {
         self.pool.admitted()
     }
 
-    /// A place on the pool, or `RESOURCE_EXHAUSTED` when it is full.
-    fn admit(&self) -> Result<Admission, Status> {
-        self.pool.admit().ok_or_else(|| {
-            metrics::global().rejected();
-            Status::resource_exhausted(format!(
-                "server busy: {} searches already running (the most at once); retry later",
-                self.pool.capacity()
-            ))
-        })
+    /// Stops every job running or queued, and refuses new ones: searches end
+    /// with their best result so far (noted [`INTERRUPTED`]).
+    pub fn interrupt(&self) {
+        let flags = self.jobs.lock();
+        self.jobs.interrupted.store(true, Ordering::SeqCst);
+        for flag in flags.values() {
+            flag.store(true, Ordering::Relaxed);
+        }
     }
 
-    /// Plans the limits of a search: see [`plan`], with this runner's caps.
-    pub fn plan(&self, requested: Option<Limits>, timeout: Option<Duration>) -> (Limits, String) {
-        plan(requested, timeout, self.caps)
+    /// Whether [`SearchRunner::interrupt`] was called.
+    pub fn interrupted(&self) -> bool {
+        self.jobs.interrupted.load(Ordering::SeqCst)
     }
 
-    /// Runs `search` within `limits` on the pool, calling `progress` with
-    /// each report. The search stops when `stop` is set, and when this future
-    /// is dropped (the caller went away).
+    /// Plans a search: see [`plan`], with this runner's caps, from now.
+    pub fn plan(&self, requested: Option<Limits>, timeout: Option<Duration>) -> Plan {
+        plan(requested, timeout, self.caps, Instant::now())
+    }
+
+    /// Runs `search` as `plan` says on the pool, calling `progress` with each
+    /// report. The search stops when `stop` is set, when this future is
+    /// dropped (the caller went away) and at [`SearchRunner::interrupt`].
     pub async fn search(
         &self,
         search: SearchJob,
-        limits: Limits,
+        plan: Plan,
         stop: Arc<AtomicBool>,
         mut progress: impl FnMut(&Info<String>) + Send + 'static,
-    ) -> Result<Searched, Status> {
-        let admission = self.admit()?;
+    ) -> Result<Finished, Status> {
+        let _registered = self.jobs.register(&stop)?;
         let _stop_on_drop = StopOnDrop(stop.clone());
-        let searched = self
-            .pool
-            .run(admission, move || search(&limits, &stop, &mut progress))
+        let Plan {
+            mut limits,
+            ends_by,
+            mut notes,
+        } = plan;
+        let bound = Bound {
+            run: limits.movetime.unwrap_or(self.caps.max_movetime),
+            ends_by,
+        };
+        let latest_start = ends_by.map(|end| end - MIN_DEADLINE_MARGIN);
+        let queued = Instant::now();
+        let work = move || {
+            let started = Instant::now();
+            let mut wait_note = String::new();
+            if let Some(end) = ends_by {
+                let left = end
+                    .saturating_duration_since(started)
+                    .max(MIN_DEADLINE_MARGIN);
+                let waited = started.duration_since(queued);
+                if limits.movetime.is_none_or(|m| m > left) {
+                    limits.movetime = Some(left);
+                    if waited >= Duration::from_millis(1) {
+                        wait_note = format!(
+                            "waited {} ms for a search thread: movetime {} ms",
+                            waited.as_millis(),
+                            left.as_millis()
+                        );
+                    }
+                }
+            }
+            (search(&limits, &stop, &mut progress), wait_note)
+        };
+        let running = self.pool.submit(bound, latest_start, work).map_err(busy)?;
+        let (searched, wait_note) = running
             .await
             .ok_or_else(|| Status::internal("search failed"))?;
         metrics::global().searched(searched.info.nodes);
-        Ok(searched)
+        if !wait_note.is_empty() {
+            notes.budget = join(&notes.budget, &wait_note);
+        }
+        if self.interrupted() && searched.info.stopped {
+            notes.interrupted = INTERRUPTED.to_string();
+        }
+        Ok(Finished { searched, notes })
     }
 
-    /// Runs other long engine work (perft) on the pool.
+    /// Runs other long engine work (perft, matches: at most the movetime cap
+    /// each) on the pool, stopped through `stop` at [`SearchRunner::interrupt`].
     pub async fn run<T: Send + 'static>(
         &self,
+        stop: Arc<AtomicBool>,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Status> {
-        let admission = self.admit()?;
+        let _registered = self.jobs.register(&stop)?;
+        let bound = Bound {
+            run: self.caps.max_movetime,
+            ends_by: None,
+        };
         self.pool
-            .run(admission, work)
+            .submit(bound, None, work)
+            .map_err(busy)?
             .await
             .ok_or_else(|| Status::internal("engine failed"))
     }
 }
 
-/// The limits a search actually gets, and a note on how they were changed
-/// (empty if not): the default budget when none is given, the server's caps
-/// (a movetime or node count above them is lowered, and a search without a
-/// movetime still ends after `caps.max_movetime`), and a movetime that ends a
-/// safety margin before the call's deadline (`timeout`).
-pub fn plan(requested: Option<Limits>, timeout: Option<Duration>, caps: Caps) -> (Limits, String) {
-    let mut notes = Vec::new();
+/// The refusal of a job the pool did not admit.
+fn busy(refused: Refused) -> Status {
+    metrics::global().rejected();
+    Status::resource_exhausted(match refused {
+        Refused::Full { capacity } => format!(
+            "server busy: {capacity} searches already running or waiting (the most at once); \
+             retry later"
+        ),
+        Refused::TooLate { wait } => format!(
+            "server busy: no search thread is sure to be free before the call's deadline \
+             (one is within {} ms); retry later or with a longer deadline",
+            wait.as_millis()
+        ),
+    })
+}
+
+fn join(a: &str, b: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b.to_string(),
+        (_, true) => a.to_string(),
+        _ => format!("{a}; {b}"),
+    }
+}
+
+/// The limits a search gets and the notes on them: the default budget when
+/// none is given (noted in `budget`), the server's caps (a movetime or node
+/// count above them is lowered and noted in `clamped`; a search without a
+/// movetime still ends after `caps.max_movetime`), and, for a call with a
+/// deadline (`timeout` from `now`), an end a safety margin before it, which
+/// counts any wait for a thread (noted in `budget` when it shortens the
+/// movetime).
+pub fn plan(
+    requested: Option<Limits>,
+    timeout: Option<Duration>,
+    caps: Caps,
+    now: Instant,
+) -> Plan {
+    let mut clamped = Vec::new();
+    let mut budget = Vec::new();
     let mut limits = requested.unwrap_or_else(|| {
-        notes.push(format!(
+        budget.push(format!(
             "no limit given: default movetime {} ms",
             DEFAULT_MOVETIME.as_millis()
         ));
@@ -160,7 +326,7 @@ pub fn plan(requested: Option<Limits>, timeout: Option<Duration>, caps: Caps) ->
     match limits.movetime {
         Some(m) if m > caps.max_movetime => {
             limits.movetime = Some(caps.max_movetime);
-            notes.push(format!(
+            clamped.push(format!(
                 "movetime lowered to the server maximum of {} ms",
                 caps.max_movetime.as_millis()
             ));
@@ -170,23 +336,33 @@ pub fn plan(requested: Option<Limits>, timeout: Option<Duration>, caps: Caps) ->
     }
     if caps.max_nodes > 0 && limits.nodes.is_some_and(|n| n > caps.max_nodes) {
         limits.nodes = Some(caps.max_nodes);
-        notes.push(format!(
+        clamped.push(format!(
             "nodes lowered to the server maximum of {}",
             caps.max_nodes
         ));
     }
+    let mut ends_by = None;
     if let Some(timeout) = timeout {
         let margin = (timeout / 10).max(MIN_DEADLINE_MARGIN);
-        let budget = timeout.saturating_sub(margin).max(timeout / 2);
-        if limits.movetime.is_none_or(|m| m > budget) {
-            limits.movetime = Some(budget);
-            notes.push(format!(
+        let left = timeout.saturating_sub(margin).max(timeout / 2);
+        ends_by = now.checked_add(left);
+        if limits.movetime.is_none_or(|m| m > left) {
+            limits.movetime = Some(left);
+            budget.push(format!(
                 "movetime {} ms to end before the call's deadline",
-                budget.as_millis()
+                left.as_millis()
             ));
         }
     }
-    (limits, notes.join("; "))
+    Plan {
+        limits,
+        ends_by,
+        notes: Notes {
+            clamped: clamped.join("; "),
+            budget: budget.join("; "),
+            interrupted: String::new(),
+        },
+    }
 }
 
 /// The call's timeout from its `grpc-timeout` header, if any and well formed.
@@ -213,6 +389,17 @@ pub fn timeout(metadata: &MetadataMap) -> Option<Duration> {
 mod tests {
     use super::*;
 
+    /// A plan made now: its limits and notes.
+    fn planned(
+        requested: Option<Limits>,
+        timeout: Option<Duration>,
+        caps: Caps,
+    ) -> (Limits, Notes) {
+        let plan = plan(requested, timeout, caps, Instant::now());
+        assert_eq!(plan.ends_by.is_some(), timeout.is_some());
+        (plan.limits, plan.notes)
+    }
+
     #[test]
     fn grpc_timeout_header_is_read_in_every_unit() {
         let cases = [
@@ -238,10 +425,11 @@ mod tests {
 
     #[test]
     fn no_limit_gets_the_default_budget() {
-        let (limits, note) = plan(None, None, Caps::default());
+        let (limits, note) = planned(None, None, Caps::default());
         assert_eq!(limits.movetime, Some(DEFAULT_MOVETIME));
         assert_eq!(limits.depth, None);
-        assert_eq!(note, "no limit given: default movetime 1000 ms");
+        assert_eq!(note.budget, "no limit given: default movetime 1000 ms");
+        assert_eq!(note.clamped, "");
     }
 
     #[test]
@@ -250,10 +438,10 @@ mod tests {
             depth: Some(4),
             ..Limits::default()
         };
-        let (limits, note) = plan(Some(asked.clone()), None, Caps::default());
+        let (limits, note) = planned(Some(asked.clone()), None, Caps::default());
         assert_eq!(limits.depth, Some(4));
         assert_eq!(limits.movetime, Some(Caps::default().max_movetime));
-        assert_eq!(note, "");
+        assert_eq!(note, Notes::default());
     }
 
     #[test]
@@ -263,22 +451,26 @@ mod tests {
             ..Limits::default()
         };
         // 10% margin on a long deadline.
-        let (limits, note) = plan(
+        let (limits, note) = planned(
             Some(asked.clone()),
             Some(Duration::from_millis(2000)),
             Caps::default(),
         );
         assert_eq!(limits.movetime, Some(Duration::from_millis(1800)));
-        assert_eq!(note, "movetime 1800 ms to end before the call's deadline");
+        assert_eq!(
+            note.budget,
+            "movetime 1800 ms to end before the call's deadline"
+        );
+        assert_eq!(note.clamped, "", "the deadline is no cap");
         // At least 20 ms of margin on a short one.
-        let (limits, _) = plan(
+        let (limits, _) = planned(
             Some(asked.clone()),
             Some(Duration::from_millis(100)),
             Caps::default(),
         );
         assert_eq!(limits.movetime, Some(Duration::from_millis(80)));
         // Never less than half the time left.
-        let (limits, _) = plan(
+        let (limits, _) = planned(
             Some(asked),
             Some(Duration::from_millis(30)),
             Caps::default(),
@@ -289,13 +481,31 @@ mod tests {
             movetime: Some(Duration::from_millis(50)),
             ..Limits::default()
         };
-        let (limits, note) = plan(
+        let (limits, note) = planned(
             Some(short),
             Some(Duration::from_millis(2000)),
             Caps::default(),
         );
         assert_eq!(limits.movetime, Some(Duration::from_millis(50)));
-        assert_eq!(note, "");
+        assert_eq!(note, Notes::default());
+    }
+
+    #[test]
+    fn a_deadline_sets_the_end_whatever_the_movetime() {
+        let now = Instant::now();
+        let short = Limits {
+            movetime: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        };
+        let plan = plan(
+            Some(short),
+            Some(Duration::from_secs(2)),
+            Caps::default(),
+            now,
+        );
+        assert_eq!(plan.limits.movetime, Some(Duration::from_millis(50)));
+        assert_eq!(plan.ends_by, Some(now + Duration::from_millis(1800)));
+        assert_eq!(plan.notes, Notes::default());
     }
 
     #[test]
@@ -309,21 +519,22 @@ mod tests {
             nodes: Some(1_000_000),
             ..Limits::default()
         };
-        let (limits, note) = plan(Some(asked), None, caps);
+        let (limits, note) = planned(Some(asked), None, caps);
         assert_eq!(limits.movetime, Some(Duration::from_millis(500)));
         assert_eq!(limits.nodes, Some(1000));
+        assert_eq!(note.budget, "");
         assert_eq!(
-            note,
+            note.clamped,
             "movetime lowered to the server maximum of 500 ms; nodes lowered to the server maximum of 1000"
         );
         let within = Limits {
             nodes: Some(10),
             ..Limits::default()
         };
-        let (limits, note) = plan(Some(within), None, caps);
+        let (limits, note) = planned(Some(within), None, caps);
         assert_eq!(limits.nodes, Some(10));
         assert_eq!(limits.movetime, Some(Duration::from_millis(500)));
-        assert_eq!(note, "");
+        assert_eq!(note, Notes::default());
     }
 
     #[test]
@@ -333,13 +544,16 @@ mod tests {
             nodes: Some(u64::MAX),
             ..Limits::default()
         };
-        let (limits, note) = plan(Some(asked.clone()), None, Caps::NONE);
+        let (limits, note) = planned(Some(asked.clone()), None, Caps::NONE);
         assert_eq!(limits.movetime, Some(Duration::from_secs(7200)));
         assert_eq!(limits.nodes, Some(u64::MAX));
-        assert_eq!(note, "");
+        assert_eq!(note, Notes::default());
         // The call's deadline still applies.
-        let (limits, note) = plan(Some(asked), Some(Duration::from_secs(10)), Caps::NONE);
+        let (limits, note) = planned(Some(asked), Some(Duration::from_secs(10)), Caps::NONE);
         assert_eq!(limits.movetime, Some(Duration::from_secs(9)));
-        assert_eq!(note, "movetime 9000 ms to end before the call's deadline");
+        assert_eq!(
+            note.budget,
+            "movetime 9000 ms to end before the call's deadline"
+        );
     }
 }

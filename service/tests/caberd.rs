@@ -84,15 +84,97 @@ fn sigterm_right_after_the_address_still_exits_0() {
     }
 }
 
+/// A Tablut search request with `movetime_ms`.
+fn search_request(movetime_ms: u32) -> caber_service::proto::BestMoveRequest {
+    use caber_service::proto::{position::State, BestMoveRequest, Limits, Position};
+    BestMoveRequest {
+        searcher: String::new(),
+        position: Some(Position {
+            game: "tablut".into(),
+            variant: "bga".into(),
+            state: Some(State::Text(
+                "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -".into(),
+            )),
+        }),
+        limits: Some(Limits {
+            movetime_ms,
+            ..Default::default()
+        }),
+    }
+}
+
+/// A search call running in the background.
+type SearchCall = tokio::task::JoinHandle<
+    Result<tonic::Response<caber_service::proto::BestMoveResponse>, tonic::Status>,
+>;
+
+/// Starts a search of `movetime_ms` on caberd (one search thread, one place)
+/// and waits until it runs: a perft probe, which needs a place too, is then
+/// refused. A search that came while a probe held the place is started again.
+async fn start_search(
+    client: &mut GameEngineClient<tonic::transport::Channel>,
+    movetime_ms: u32,
+) -> SearchCall {
+    use caber_service::proto::{position::State, PerftRequest, Position};
+    let search = |mut searcher: GameEngineClient<tonic::transport::Channel>| {
+        tokio::spawn(async move { searcher.best_move(search_request(movetime_ms)).await })
+    };
+    let mut call = search(client.clone());
+    let probing = std::time::Instant::now();
+    loop {
+        assert!(
+            probing.elapsed() < std::time::Duration::from_secs(30),
+            "the search never held the place"
+        );
+        if call.is_finished() {
+            let refused = (&mut call).await.unwrap().unwrap_err();
+            assert_eq!(
+                refused.code(),
+                tonic::Code::ResourceExhausted,
+                "{refused:?}"
+            );
+            call = search(client.clone());
+        }
+        let probe = client
+            .perft(PerftRequest {
+                position: Some(Position {
+                    game: "tablut".into(),
+                    variant: "bga".into(),
+                    state: Some(State::Text("9/9/9/9/4k4/9/9/9/9 w -".into())),
+                }),
+                depth: 1,
+                divide: false,
+            })
+            .await;
+        if probe.is_err_and(|s| s.code() == tonic::Code::ResourceExhausted) {
+            return call;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+/// Waits for `child` off the runtime, which must keep serving the client's
+/// connections meanwhile.
+async fn exit_status(mut child: Child) -> std::process::ExitStatus {
+    tokio::task::spawn_blocking(move || child.wait())
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+/// On SIGTERM: health turns NOT_SERVING on a watcher's stream, every
+/// connection gets an HTTP/2 GOAWAY (a client opens its next call
+/// elsewhere: here the listener is closed, so it cannot connect at all;
+/// the server refuses no call), the call in flight finishes, and caberd
+/// exits 0.
 #[cfg(unix)]
 #[tokio::test]
-async fn sigterm_turns_health_off_lets_the_call_in_flight_finish_and_exits_0() {
-    use caber_service::proto::{position::State, BestMoveRequest, Limits, Position};
+async fn sigterm_turns_health_off_sends_goaway_lets_the_call_in_flight_finish_and_exits_0() {
     use caber_service::tonic_health::pb::health_check_response::ServingStatus;
     use caber_service::tonic_health::pb::health_client::HealthClient;
     use caber_service::tonic_health::pb::HealthCheckRequest;
 
-    let (mut child, addr) = caberd(&[
+    let (child, addr) = caberd(&[
         "--shutdown-grace-ms",
         "20000",
         "--search-threads",
@@ -105,8 +187,7 @@ async fn sigterm_turns_health_off_lets_the_call_in_flight_finish_and_exits_0() {
         .connect()
         .await
         .unwrap();
-    let mut health = HealthClient::new(channel.clone());
-    let mut watch = health
+    let mut watch = HealthClient::new(channel.clone())
         .watch(HealthCheckRequest {
             service: "caber.v1.GameEngine".into(),
         })
@@ -115,82 +196,138 @@ async fn sigterm_turns_health_off_lets_the_call_in_flight_finish_and_exits_0() {
         .into_inner();
     let serving = watch.message().await.unwrap().unwrap().status;
     assert_eq!(serving, ServingStatus::Serving as i32);
-    // A search long enough to be in flight when SIGTERM comes.
+    // A bare HTTP/2 connection with no call on it, to see the GOAWAY.
+    let tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let (bare, connection) = h2::client::handshake(tcp).await.unwrap();
+    let bare_connection = tokio::spawn(connection);
     let mut client = GameEngineClient::new(channel.clone());
-    let search = |mut searcher: GameEngineClient<tonic::transport::Channel>| {
-        tokio::spawn(async move {
-            let request = BestMoveRequest {
-                searcher: String::new(),
-                position: Some(Position {
-                    game: "tablut".into(),
-                    variant: "bga".into(),
-                    state: Some(State::Text(
-                        "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -".into(),
-                    )),
-                }),
-                limits: Some(Limits {
-                    movetime_ms: 1500,
-                    ..Default::default()
-                }),
-            };
-            searcher.best_move(request).await
-        })
-    };
-    let mut call = search(client.clone());
-    let probing = std::time::Instant::now();
-    // The search holds the only place once a probe (a perft, which also takes
-    // a place) is refused.
-    loop {
-        assert!(
-            probing.elapsed() < std::time::Duration::from_secs(30),
-            "the search never held the place"
-        );
-        if call.is_finished() {
-            // The search came while a probe held the place: start it again.
-            let refused = (&mut call).await.unwrap().unwrap_err();
-            assert_eq!(
-                refused.code(),
-                tonic::Code::ResourceExhausted,
-                "{refused:?}"
-            );
-            call = search(client.clone());
-        }
-        let busy = client
-            .perft(caber_service::proto::PerftRequest {
-                position: Some(Position {
-                    game: "tablut".into(),
-                    variant: "bga".into(),
-                    state: Some(State::Text("9/9/9/9/4k4/9/9/9/9 w -".into())),
-                }),
-                depth: 1,
-                divide: false,
-            })
-            .await;
-        if busy.is_err_and(|s| s.code() == tonic::Code::ResourceExhausted) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    let call = start_search(&mut client, 1500).await;
     sigterm(&child);
     let not_serving = watch.message().await.unwrap().unwrap().status;
     assert_eq!(not_serving, ServingStatus::NotServing as i32);
-    let check = health
-        .check(HealthCheckRequest {
-            service: String::new(),
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(5), bare_connection)
+        .await
+        .expect("the idle connection is closed at once")
+        .unwrap();
+    assert!(closed.is_ok(), "closed by a GOAWAY, not broken: {closed:?}");
+    let next = bare
+        .ready()
+        .await
+        .expect_err("no new stream after a GOAWAY");
+    assert!(next.is_go_away() && next.is_remote(), "{next:?}");
+    // A call sent before the client saw the GOAWAY is served; after it, the
+    // client does not send it on this connection and cannot connect again
+    // (the listener is closed): the error is the client transport's own
+    // (a status with a transport error as its source), never a status the
+    // server sent.
+    match client.list_games(ListGamesRequest {}).await {
+        Ok(games) => assert!(!games.into_inner().games.is_empty()),
+        Err(e) => {
+            let transport = std::error::Error::source(&e)
+                .is_some_and(|s| s.downcast_ref::<tonic::transport::Error>().is_some());
+            assert!(transport, "a status from the server: {e:?}");
+        }
+    }
+    let reply = call.await.unwrap().expect("the call in flight completes");
+    let reply = reply.into_inner();
+    assert!(reply.best_move.is_some());
+    assert_eq!(reply.stats.unwrap().interrupted, "");
+    drop((watch, client, channel));
+    let status = exit_status(child).await;
+    assert!(status.success(), "caberd exited with {status} on SIGTERM");
+}
+
+/// A search longer than the grace period is stopped when the grace period
+/// ends: it answers with its best move so far, noted as interrupted, and
+/// caberd exits 0.
+#[cfg(unix)]
+#[tokio::test]
+async fn at_the_end_of_the_grace_period_searches_answer_with_their_best_so_far() {
+    let (child, addr) = caberd(&[
+        "--shutdown-grace-ms",
+        "300",
+        "--search-threads",
+        "1",
+        "--max-searches",
+        "1",
+    ]);
+    let mut client = GameEngineClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap();
+    let call = start_search(&mut client, 20_000).await;
+    let signalled = std::time::Instant::now();
+    sigterm(&child);
+    let reply = call
+        .await
+        .unwrap()
+        .expect("the search answers instead of being dropped")
+        .into_inner();
+    let waited = signalled.elapsed();
+    assert!(reply.best_move.is_some());
+    let stats = reply.stats.unwrap();
+    assert!(stats.stopped);
+    assert_eq!(stats.interrupted, caber_service::search_runner::INTERRUPTED);
+    assert!(
+        waited >= std::time::Duration::from_millis(300)
+            && waited < std::time::Duration::from_secs(10),
+        "answered {waited:?} after SIGTERM"
+    );
+    drop(client);
+    let status = exit_status(child).await;
+    assert!(status.success(), "caberd exited with {status} on SIGTERM");
+}
+
+/// Log lines on a pipe have no colours, and a call with a 100 KB game name
+/// logs a line of normal size (the name quoted by a prefix, in the log line
+/// as in the status).
+#[cfg(unix)]
+#[tokio::test]
+async fn log_lines_are_plain_and_bounded() {
+    use caber_service::proto::{LegalMovesRequest, Position};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caberd"))
+        .args(["--listen", "127.0.0.1:0", "--log-format", "text"])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("caberd starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("caberd listening on ")
+        .unwrap()
+        .to_string();
+    let mut client = GameEngineClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap();
+    let long = "g".repeat(100_000);
+    let refused = client
+        .legal_moves(LegalMovesRequest {
+            position: Some(Position {
+                game: long.clone(),
+                ..Default::default()
+            }),
+            include_position: false,
         })
         .await
-        .unwrap()
-        .into_inner()
-        .status;
-    assert_eq!(check, ServingStatus::NotServing as i32);
-    let refused = client.list_games(ListGamesRequest {}).await.unwrap_err();
-    assert_eq!(refused.code(), tonic::Code::Unavailable);
-    let reply = call.await.unwrap().expect("the call in flight completes");
-    assert!(reply.into_inner().best_move.is_some());
-    drop((watch, health, client, channel));
-    let status = tokio::task::spawn_blocking(move || child.wait())
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert!(refused.message().len() < 300, "{}", refused.message());
+    drop(client);
+    sigterm(&child);
+    let stderr = child.stderr.take().unwrap();
+    let logs = tokio::task::spawn_blocking(move || std::io::read_to_string(stderr).unwrap())
         .await
-        .unwrap()
         .unwrap();
-    assert!(status.success(), "caberd exited with {status} on SIGTERM");
+    assert!(child.wait().unwrap().success());
+    assert!(!logs.contains('\x1b'), "colour codes on a pipe:\n{logs}");
+    let call = logs
+        .lines()
+        .find(|l| l.contains("INVALID_ARGUMENT"))
+        .unwrap_or_else(|| panic!("no line for the call in\n{logs}"));
+    assert!(call.len() < 1024, "a {}-byte log line", call.len());
+    assert!(call.contains("... (100000 bytes)"), "{call}");
 }

@@ -371,7 +371,155 @@ fn check(result: Result<(), Status>) {
             "unexpected {status:?}"
         );
         assert!(status.message().contains(": "), "no field in {status:?}");
+        assert!(
+            status.message().len() <= MAX_MESSAGE,
+            "a {}-byte message: {status:?}",
+            status.message().len()
+        );
     }
+}
+
+/// The longest status message any input may cause: values are quoted by a
+/// short prefix, problem lists are cut.
+const MAX_MESSAGE: usize = 1024;
+
+/// A value far longer than anything valid, with a quote and a line break
+/// inside its quoted prefix.
+fn long_value() -> String {
+    format!("x\"y\n{}", "z".repeat(100_000))
+}
+
+/// Every string a client sends, 100 KB long, in every RPC: the refusal
+/// quotes at most a short escaped prefix and the size, never the whole value.
+#[test]
+fn long_values_are_quoted_by_a_short_prefix() {
+    let long = long_value();
+    let quoted_prefix = format!("\"x\\\"y\\n{}\"... ({} bytes)", "z".repeat(60), long.len());
+    let s = service();
+    let quoted = std::cell::Cell::new(0);
+    let refused = |result: Result<(), Status>, what: &str| {
+        let status = result.expect_err(what);
+        assert_eq!(status.code(), Code::InvalidArgument, "{what}: {status:?}");
+        assert!(
+            status.message().len() <= MAX_MESSAGE,
+            "{what}: {} bytes",
+            status.message().len()
+        );
+        let message = status.message();
+        assert!(
+            !message.contains(&"z".repeat(65)),
+            "{what}: more than the prefix: {message}"
+        );
+        if message.contains("\"x\\\"y\\n") {
+            assert!(message.contains(&quoted_prefix), "{what}: {message}");
+            quoted.set(quoted.get() + 1);
+        }
+    };
+    runtime().block_on(async {
+        for g in games::registry() {
+            let name = g.name();
+            let report = g.new_game("", 1).unwrap();
+            let good = report.position.clone().unwrap();
+            let mut positions = Vec::new();
+            let mut p = good.clone();
+            p.game = long.clone();
+            positions.push(("position.game", p));
+            let mut p = good.clone();
+            p.variant = long.clone();
+            positions.push(("position.variant", p));
+            positions.push(("position.text", text(name, "", &long)));
+            let first_field = report.text.split(' ').next().unwrap();
+            let spliced = report.text.replacen(first_field, &long, 1);
+            positions.push(("position.text (a field)", text(name, "", &spliced)));
+            for (what, p) in positions {
+                let r = s.legal_moves(Request::new(proto::LegalMovesRequest {
+                    position: Some(p.clone()),
+                    include_position: false,
+                }));
+                refused(r.await.map(drop), &format!("{name} LegalMoves {what}"));
+                let r = s.perft(Request::new(proto::PerftRequest {
+                    position: Some(p),
+                    depth: 1,
+                    divide: false,
+                }));
+                refused(r.await.map(drop), &format!("{name} Perft {what}"));
+            }
+            let r = s.apply(Request::new(proto::ApplyRequest {
+                position: Some(good.clone()),
+                r#move: Some(text_move(&long)),
+            }));
+            refused(r.await.map(drop), &format!("{name} Apply move.text"));
+            let r = s.best_move(Request::new(proto::BestMoveRequest {
+                position: Some(good.clone()),
+                limits: None,
+                searcher: long.clone(),
+            }));
+            refused(r.await.map(drop), &format!("{name} BestMove searcher"));
+            let r = s.evaluate(Request::new(proto::EvaluateRequest {
+                position: Some(good.clone()),
+                limits: None,
+                searcher: long.clone(),
+            }));
+            refused(r.await.map(drop), &format!("{name} Evaluate searcher"));
+            let r = s.analyze(Request::new(proto::AnalyzeRequest {
+                position: Some(good.clone()),
+                limits: None,
+                searcher: long.clone(),
+                multipv: 1,
+                report_interval_ms: 0,
+            }));
+            refused(r.await.map(drop), &format!("{name} Analyze searcher"));
+            let r = s.new_game(Request::new(proto::NewGameRequest {
+                game: name.into(),
+                variant: long.clone(),
+                seed: 0,
+            }));
+            refused(r.await.map(drop), &format!("{name} NewGame variant"));
+        }
+        let r = s.new_game(Request::new(proto::NewGameRequest {
+            game: long.clone(),
+            variant: String::new(),
+            seed: 0,
+        }));
+        refused(r.await.map(drop), "NewGame game");
+        let r = s.play_match(Request::new(proto::PlayMatchRequest {
+            game: "schotten-totten".into(),
+            variant: String::new(),
+            games: 1,
+            seed: 0,
+            player_a: long.clone(),
+            player_b: "random".into(),
+            iterations: 10,
+        }));
+        refused(r.await.map(drop), "PlayMatch player_a");
+    });
+    // At least the game, variant, searcher, move and player names quote it.
+    assert!(quoted.get() >= 4 * 6 + 2, "{} quoted", quoted.get());
+}
+
+/// A position with thousands of problems lists a few and counts the rest.
+#[test]
+fn a_position_with_many_problems_lists_a_few() {
+    let stacks: Vec<String> = (0..5000).map(|i| format!("Z{i}=q9")).collect();
+    let text = format!("play {} - 0,0 0 r -", stacks.join(","));
+    let r = runtime().block_on(
+        service().legal_moves(Request::new(proto::LegalMovesRequest {
+            position: Some(self::text("tartan", "", &text)),
+            include_position: false,
+        })),
+    );
+    let status = r.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(
+        status.message().len() <= MAX_MESSAGE,
+        "{} bytes",
+        status.message().len()
+    );
+    assert!(
+        status.message().contains("more problems"),
+        "{}",
+        status.message()
+    );
 }
 
 /// Decodes `bytes` as request `rpc` and calls its handler directly.

@@ -23,6 +23,7 @@ const START: &str = "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -";
 struct Started {
     channel: Channel,
     service: EngineService,
+    runner: SearchRunner,
     control: Control,
 }
 
@@ -41,8 +42,8 @@ async fn serve_in_background(router: caber_service::ApiRouter) -> std::net::Sock
 
 /// A server with a pool of `threads` threads and `places` places.
 async fn start_with(threads: usize, places: usize, caps: Caps, options: ServerOptions) -> Started {
-    let service =
-        EngineService::with_runner(SearchRunner::new(SearchPool::new(threads, places), caps));
+    let runner = SearchRunner::new(SearchPool::new(threads, places), caps);
+    let service = EngineService::with_runner(runner.clone());
     let (router, control) = caber_service::build(service.clone(), options).unwrap();
     let addr = serve_in_background(router).await;
     let channel = Endpoint::from_shared(format!("http://{addr}"))
@@ -53,6 +54,7 @@ async fn start_with(threads: usize, places: usize, caps: Caps, options: ServerOp
     Started {
         channel,
         service,
+        runner,
         control,
     }
 }
@@ -494,7 +496,33 @@ async fn metrics_count_calls_by_method_and_code() {
         }))
         .await
         .unwrap();
+    // A path the client made up is counted, but not by its name.
+    let mut grpc = tonic::client::Grpc::new(s.channel.clone());
+    grpc.ready().await.unwrap();
+    let made_up = http::uri::PathAndQuery::from_static("/caber.v1.GameEngine/MadeUp");
+    let status = grpc
+        .unary(tonic::Request::new(Vec::new()), made_up, RawCodec)
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::Unimplemented);
     let response = http_get(metrics_addr, "/metrics").await;
+    assert!(!response.contains("MadeUp"), "{response}");
+    assert!(response.contains("caber_grpc_calls_total{method=\"unknown\",code=\"UNIMPLEMENTED\"}"));
+    // The process and the build.
+    for name in [
+        "process_cpu_seconds_total ",
+        "process_resident_memory_bytes ",
+        "process_open_fds ",
+    ] {
+        assert!(
+            response.lines().any(|l| l.starts_with(name)),
+            "{name}in\n{response}"
+        );
+    }
+    assert!(response.contains(&format!(
+        "caber_build_info{{version=\"{}\"}} 1",
+        env!("CARGO_PKG_VERSION")
+    )));
     assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
     let value = |prefix: &str| -> u64 {
         response
@@ -527,8 +555,11 @@ async fn metrics_count_calls_by_method_and_code() {
     assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
 }
 
+/// Stopping turns health off at once; the server itself refuses no call
+/// (the transport's GOAWAY sends clients elsewhere: tests/caberd.rs), and
+/// the call in flight finishes.
 #[tokio::test]
-async fn draining_turns_health_off_refuses_new_calls_and_lets_calls_finish() {
+async fn stopping_turns_health_off_and_lets_calls_finish() {
     let s = start().await;
     let mut watch = HealthClient::new(s.channel.clone())
         .watch(HealthCheckRequest {
@@ -556,16 +587,156 @@ async fn draining_turns_health_off_refuses_new_calls_and_lets_calls_finish() {
     let next = watch.message().await.unwrap().unwrap().status;
     assert_eq!(next, ServingStatus::NotServing as i32);
     assert_eq!(health(&s.channel, "").await, ServingStatus::NotServing);
-    let refused = client
+    client
         .list_games(proto::ListGamesRequest {})
         .await
-        .unwrap_err();
-    assert_eq!(refused.code(), Code::Unavailable);
+        .expect("a call that reaches the server is served");
     let reply = call.await.unwrap().expect("the call in flight finishes");
     assert!(reply.into_inner().best_move.is_some());
     tokio::time::timeout(Duration::from_secs(30), s.control.idle())
         .await
         .expect("idle once the call ended");
+}
+
+/// At the end of the grace period the runner is interrupted: searches
+/// answer with their best move so far, noted as interrupted (the final
+/// `Analyze` update too), and new searches are refused.
+#[tokio::test]
+async fn interrupted_searches_answer_with_their_best_so_far() {
+    let s = start_with(2, 2, Caps::default(), ServerOptions::default()).await;
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let mut searcher = client.clone();
+    let best = tokio::spawn(async move { searcher.best_move(long_search()).await });
+    let mut analyzer = client.clone();
+    let analysis = tokio::spawn(async move {
+        let request = proto::AnalyzeRequest {
+            searcher: String::new(),
+            position: position(),
+            limits: Some(proto::Limits {
+                depth: 60,
+                ..Default::default()
+            }),
+            multipv: 1,
+            report_interval_ms: 0,
+        };
+        let mut stream = analyzer.analyze(request).await.unwrap().into_inner();
+        let mut last = None;
+        while let Some(update) = stream.message().await.unwrap() {
+            last = Some(update);
+        }
+        last
+    });
+    let service = s.service.clone();
+    wait_until("both searches run", || service.running_searches() == 2).await;
+    s.runner.interrupt();
+    let reply = best.await.unwrap().expect("an answer").into_inner();
+    assert!(reply.best_move.is_some());
+    let stats = reply.stats.unwrap();
+    assert!(stats.stopped);
+    assert_eq!(stats.interrupted, caber_service::search_runner::INTERRUPTED);
+    let last = analysis.await.unwrap().expect("a final update");
+    assert!(last.r#final);
+    assert!(!last.lines.is_empty());
+    assert_eq!(
+        last.stats.unwrap().interrupted,
+        caber_service::search_runner::INTERRUPTED
+    );
+    let refused = client.best_move(long_search()).await.unwrap_err();
+    assert_eq!(refused.code(), Code::Unavailable, "{refused:?}");
+}
+
+/// `BestMove` of the start position with a gRPC deadline.
+fn with_deadline(
+    limits: proto::Limits,
+    deadline: Duration,
+) -> tonic::Request<proto::BestMoveRequest> {
+    let mut request = tonic::Request::new(best_move(limits));
+    request.set_timeout(deadline);
+    request
+}
+
+/// One search thread and two places: two searches with a 1 s deadline at
+/// once. The second is admitted only if it can answer in time: it is refused
+/// at once with RESOURCE_EXHAUSTED, or answers before its deadline; it never
+/// runs into it.
+#[tokio::test]
+async fn a_search_that_cannot_start_in_time_is_refused_at_once() {
+    let s = start_with(1, 2, Caps::default(), ServerOptions::default()).await;
+    for _ in 0..3 {
+        let calls: Vec<_> = (0..2)
+            .map(|_| {
+                let mut client = GameEngineClient::new(s.channel.clone());
+                tokio::spawn(async move {
+                    let sent = Instant::now();
+                    let limits = proto::Limits::default();
+                    let reply = client
+                        .best_move(with_deadline(limits, Duration::from_secs(1)))
+                        .await;
+                    (reply, sent.elapsed())
+                })
+            })
+            .collect();
+        let mut answered = 0;
+        for call in calls {
+            let (reply, took) = call.await.unwrap();
+            match reply {
+                Ok(reply) => {
+                    assert!(took < Duration::from_secs(1), "answered after {took:?}");
+                    assert!(reply.into_inner().best_move.is_some());
+                    answered += 1;
+                }
+                Err(status) => {
+                    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+                    assert!(took < Duration::from_millis(300), "refused after {took:?}");
+                    assert!(status.message().contains("deadline"), "{status:?}");
+                }
+            }
+        }
+        assert!(answered >= 1);
+    }
+}
+
+/// A search that waited for the thread gets what is left of its budget and
+/// answers before its deadline, and says so.
+#[tokio::test]
+async fn a_search_that_waited_for_a_thread_answers_before_its_deadline() {
+    let s = start_with(1, 2, Caps::default(), ServerOptions::default()).await;
+    let mut first = GameEngineClient::new(s.channel.clone());
+    let running = tokio::spawn(async move {
+        first
+            .best_move(best_move(proto::Limits {
+                movetime_ms: 400,
+                ..Default::default()
+            }))
+            .await
+    });
+    let service = s.service.clone();
+    wait_until("the first search runs", || service.running_searches() == 1).await;
+    let mut second = GameEngineClient::new(s.channel.clone());
+    let sent = Instant::now();
+    let limits = proto::Limits {
+        movetime_ms: 10_000,
+        ..Default::default()
+    };
+    let reply = second
+        .best_move(with_deadline(limits, Duration::from_millis(1500)))
+        .await
+        .expect("admitted: the thread is free in time")
+        .into_inner();
+    let took = sent.elapsed();
+    assert!(
+        took < Duration::from_millis(1500),
+        "answered after {took:?}"
+    );
+    assert!(reply.best_move.is_some());
+    let stats = reply.stats.unwrap();
+    assert_eq!(stats.clamped, "", "the server lowered nothing to its caps");
+    assert!(
+        stats.budget.contains("to end before the call's deadline")
+            && stats.budget.contains("waited"),
+        "{stats:?}"
+    );
+    running.await.unwrap().unwrap();
 }
 
 /// A codec that sends and receives message bytes as they are.
@@ -643,10 +814,22 @@ async fn bytes_that_are_no_request_are_refused_and_the_server_goes_on() {
         );
         messages.push(message.to_string());
     }
-    // The field is named where prost knows it.
+    // The field is named where prost knows it, by its proto name.
     assert!(
         messages[0].ends_with("LegalMovesRequest.position: buffer underflow"),
         "{messages:?}"
+    );
+    grpc.ready().await.unwrap();
+    let apply = http::uri::PathAndQuery::from_static("/caber.v1.GameEngine/Apply");
+    let status = grpc
+        .unary(tonic::Request::new(vec![0x12, 100, 1]), apply, RawCodec)
+        .await
+        .unwrap_err();
+    assert!(
+        status
+            .message()
+            .ends_with("ApplyRequest.move: buffer underflow"),
+        "{status:?}"
     );
     let request = proto::LegalMovesRequest {
         position: position(),

@@ -205,10 +205,10 @@ async fn random_games_play_to_the_end() {
                     variant.name
                 );
             }
-            assert!(read(&service, report.position.clone().unwrap())
-                .await
-                .moves
-                .is_empty());
+            let last = report.position.clone().unwrap();
+            let mv = read(&service, as_text(&report)).await;
+            assert!(mv.moves.is_empty());
+            finished_games_follow_one_rule(&service, last, &report).await;
             eprintln!(
                 "{} {}: ended after {plies} plies: {:?}",
                 game.name(),
@@ -217,4 +217,111 @@ async fn random_games_play_to_the_end() {
             );
         }
     }
+}
+
+/// On a finished game, the calls that read the position answer OK
+/// (LegalMoves: no move; Perft: no leaf below depth 0; View: the view), and
+/// the calls that evaluate, search or play from it refuse with
+/// FAILED_PRECONDITION naming the result.
+async fn finished_games_follow_one_rule(
+    service: &EngineService,
+    position: proto::Position,
+    report: &proto::PositionReport,
+) {
+    let outcome = report.outcome.as_ref().expect("a finished game");
+    let over = |status: tonic::Status, rpc: &str| {
+        assert_eq!(status.code(), Code::FailedPrecondition, "{rpc}: {status:?}");
+        assert!(
+            status.message().starts_with("position: the game is over")
+                && status.message().contains(&outcome.reason),
+            "{rpc}: {status:?}"
+        );
+    };
+    let p = Some(position.clone());
+    let perft = |depth| proto::PerftRequest {
+        position: p.clone(),
+        depth,
+        divide: false,
+    };
+    assert_eq!(
+        service
+            .perft(Request::new(perft(1)))
+            .await
+            .unwrap()
+            .into_inner()
+            .nodes,
+        0
+    );
+    assert_eq!(
+        service
+            .perft(Request::new(perft(0)))
+            .await
+            .unwrap()
+            .into_inner()
+            .nodes,
+        1
+    );
+    let view = proto::ViewRequest {
+        position: p.clone(),
+        player: 1,
+    };
+    let viewed = service.view(Request::new(view)).await;
+    match (viewed, report.text.starts_with("full")) {
+        (Ok(v), _) => assert!(v.into_inner().position.unwrap().outcome.is_some()),
+        // Only hidden-information games have views.
+        (Err(e), false) => assert_eq!(e.code(), Code::InvalidArgument, "{e:?}"),
+        (Err(e), true) => panic!("View of a finished full state: {e:?}"),
+    }
+    let limits = Some(proto::Limits {
+        depth: 1,
+        nodes: 50,
+        ..Default::default()
+    });
+    let evaluate = |limits| proto::EvaluateRequest {
+        position: p.clone(),
+        limits,
+        searcher: String::new(),
+    };
+    over(
+        service
+            .evaluate(Request::new(evaluate(None)))
+            .await
+            .unwrap_err(),
+        "Evaluate",
+    );
+    over(
+        service
+            .evaluate(Request::new(evaluate(limits)))
+            .await
+            .unwrap_err(),
+        "Evaluate searched",
+    );
+    let best = proto::BestMoveRequest {
+        position: p.clone(),
+        limits,
+        searcher: String::new(),
+    };
+    over(
+        service.best_move(Request::new(best)).await.unwrap_err(),
+        "BestMove",
+    );
+    let analyze = proto::AnalyzeRequest {
+        position: p.clone(),
+        limits,
+        searcher: String::new(),
+        multipv: 1,
+        report_interval_ms: 0,
+    };
+    let analyzed = service.analyze(Request::new(analyze)).await.err();
+    over(analyzed.expect("Analyze refuses at once"), "Analyze");
+    let apply = proto::ApplyRequest {
+        position: p,
+        r#move: Some(proto::Move {
+            kind: Some(proto::r#move::Kind::Text("pass".into())),
+        }),
+    };
+    over(
+        service.apply(Request::new(apply)).await.unwrap_err(),
+        "Apply",
+    );
 }

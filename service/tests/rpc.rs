@@ -355,7 +355,8 @@ async fn best_move_without_limits_uses_the_default_budget() {
         .unwrap()
         .into_inner();
     let stats = reply.stats.unwrap();
-    assert_eq!(stats.clamped, "no limit given: default movetime 1000 ms");
+    assert_eq!(stats.budget, "no limit given: default movetime 1000 ms");
+    assert_eq!(stats.clamped, "", "a default lowers nothing that was asked");
     assert!(stats.depth >= 1);
     assert!(reply.best_move.is_some());
 }
@@ -372,8 +373,12 @@ async fn best_move_ends_before_the_call_deadline() {
     let reply = client.best_move(request).await.unwrap().into_inner();
     let stats = reply.stats.unwrap();
     assert_eq!(
-        stats.clamped,
+        stats.budget,
         "movetime 2700 ms to end before the call's deadline"
+    );
+    assert_eq!(
+        stats.clamped, "",
+        "the caller's own deadline is no server cap"
     );
     assert!(stats.stopped);
     assert!(stats.depth >= 1);
@@ -403,6 +408,38 @@ async fn analyze_streams_progress_then_one_final_report() {
     assert!(!last.lines.is_empty() && last.lines.len() <= 2);
     assert_eq!(last.lines[0].rank, 1);
     assert!(!last.lines[0].moves.is_empty());
+}
+
+/// A report interval below the minimum is raised to it: 1 ms asked, at
+/// most one periodic update per 50 ms sent (besides one per completed depth).
+#[tokio::test]
+async fn analyze_reports_at_most_every_50_ms() {
+    let (mut client, _) = start().await;
+    let request = proto::AnalyzeRequest {
+        searcher: String::new(),
+        position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
+        limits: Some(proto::Limits {
+            movetime_ms: 500,
+            ..Default::default()
+        }),
+        multipv: 1,
+        report_interval_ms: 1,
+    };
+    let mut stream = client.analyze(request).await.unwrap().into_inner();
+    let mut updates = Vec::new();
+    while let Some(update) = stream.message().await.unwrap() {
+        updates.push(update);
+    }
+    let last = updates.last().unwrap();
+    assert!(last.r#final);
+    // One update per completed depth, the periodic ones (500 ms / 50 ms),
+    // and the final report.
+    let depth = last.stats.as_ref().unwrap().depth as usize;
+    assert!(
+        updates.len() <= depth + 10 + 1,
+        "{} updates, depth {depth}",
+        updates.len()
+    );
 }
 
 #[tokio::test]
@@ -515,14 +552,21 @@ async fn bad_positions_are_invalid_arguments_naming_the_field() {
     .await;
     let r = client.legal_moves(legal(None)).await;
     assert_refused(&mut client, r, Code::InvalidArgument, "position: missing").await;
+    // No state: the variant's start position, with no NewGame round trip.
     let mut stateless = text_position("bga", "");
     stateless.state = None;
+    let start = client
+        .legal_moves(legal(Some(stateless.clone())))
+        .await
+        .unwrap();
+    assert_eq!(start.into_inner().moves.len(), 80);
+    stateless.variant = "nope".into();
     let r = client.legal_moves(legal(Some(stateless))).await;
     assert_refused(
         &mut client,
         r,
         Code::InvalidArgument,
-        "position.state: missing",
+        "position.variant: game tablut has no variant \"nope\"",
     )
     .await;
     let bad_cell = proto::Position {

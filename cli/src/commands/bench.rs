@@ -344,7 +344,14 @@ pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
             out!("CPU ratio (baseline per call / target per call): {r:.3}");
         }
         if plan.server_pid.is_some() {
-            out!("server RSS KiB: before {rss_before:?}, between rounds {rss_rounds:?}, after {rss_after:?}");
+            let kib = |k: Option<u64>| k.map_or("?".to_string(), |k| k.to_string());
+            let between: Vec<String> = rss_rounds.iter().map(|&k| kib(k)).collect();
+            out!(
+                "server RSS KiB: before {}, between rounds [{}], after {}",
+                kib(rss_before),
+                between.join(", "),
+                kib(rss_after)
+            );
         }
     }
     Ok(())

@@ -8,7 +8,7 @@ pub mod position;
 pub mod search;
 pub mod view;
 
-use anyhow::{anyhow, Context};
+use anyhow::Context;
 use caber_service::proto::{self, position::State, r#move::Kind};
 use tonic::Status;
 
@@ -31,9 +31,26 @@ pub struct Current {
     pub report: proto::PositionReport,
 }
 
-/// A failed call as an error carrying only the server's message.
+/// A failed call as an error whose message is the status's message; the
+/// status stays in the chain (for its code).
 pub fn status(status: Status) -> anyhow::Error {
-    anyhow!("{}", status.message())
+    anyhow::Error::new(Refused(status))
+}
+
+/// A failed call: displays as the status's message.
+#[derive(Debug)]
+pub struct Refused(pub Status);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.message())
+    }
+}
+
+impl std::error::Error for Refused {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.0)
+    }
 }
 
 /// A field the server must fill in.
@@ -84,7 +101,7 @@ impl Session {
                 .client
                 .apply(apply_request(current.position, mv))
                 .await
-                .map_err(|s| anyhow!("--moves: move {} ({mv}): {}", i + 1, s.message()))?;
+                .map_err(|s| status(s).context(format!("--moves: move {} ({mv})", i + 1)))?;
             current = from_report(required(reply.into_inner().position, "position")?)?;
         }
         Ok(current)

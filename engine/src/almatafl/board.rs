@@ -1,6 +1,7 @@
 //! The AlmaTafl board as plain data (rows, escape spots, throne, start
 //! position) and the geometry derived from it once.
 
+use crate::quote::quote;
 use std::sync::OnceLock;
 
 use crate::NotationError;
@@ -134,7 +135,7 @@ fn build() -> Geometry {
 
 fn parse_index(index: &[[u8; 11]; 11], text: &str) -> Result<u8, NotationError> {
     let t = text.trim();
-    let bad = || NotationError::new(format!("'{t}' is not a cell of the AlmaTafl board"));
+    let bad = || NotationError::new(format!("{} is not a cell of the AlmaTafl board", quote(t)));
     let mut chars = t.chars();
     let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
     if !letter.is_ascii_uppercase() {

@@ -2,6 +2,7 @@
 
 use super::{AlmaTafl, Cell, Move, Piece, Setup, MAX_CHAIN};
 use crate::game::{NotationError, Player, SetupError};
+use crate::quote::quote;
 
 /// Writes a move: its cells joined by `-`.
 pub(crate) fn move_text(mv: &Move) -> String {
@@ -26,12 +27,14 @@ pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
     let parts: Vec<&str> = t.split('-').collect();
     if parts.len() < 2 {
         return Err(NotationError::new(format!(
-            "'{t}' is not a move: expected cells joined by '-', like B2-B3"
+            "{} is not a move: expected cells joined by '-', like B2-B3",
+            quote(t)
         )));
     }
     if parts.len() > MAX_CHAIN {
         return Err(NotationError::new(format!(
-            "'{t}' has {} cells; a move has at most {MAX_CHAIN}",
+            "{} has {} cells; a move has at most {MAX_CHAIN}",
+            quote(t),
             parts.len()
         )));
     }
@@ -39,7 +42,7 @@ pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
         .iter()
         .map(|p| Cell::parse(p))
         .collect::<Result<Vec<_>, _>>()?;
-    Move::new(&cells).ok_or_else(|| NotationError::new(format!("'{t}' is not a move")))
+    Move::new(&cells).ok_or_else(|| NotationError::new(format!("{} is not a move", quote(t))))
 }
 
 /// Writes a position and its history.
@@ -104,7 +107,8 @@ pub(crate) fn parse_position(text: &str) -> Result<Setup, SetupError> {
         "d" | "defenders" => Player::Two,
         other => {
             problems.push(format!(
-                "side to move '{other}' is neither 'i' (invaders) nor 'd' (defenders)"
+                "side to move {} is neither 'i' (invaders) nor 'd' (defenders)",
+                quote(other)
             ));
             Player::One
         }
@@ -127,13 +131,17 @@ pub(crate) fn parse_position(text: &str) -> Result<Setup, SetupError> {
 }
 
 fn parse_stack(entry: &str) -> Result<(Cell, Vec<Piece>), String> {
-    let (cell, pieces) = entry
-        .split_once('=')
-        .ok_or_else(|| format!("'{entry}' is not a stack: expected cell=pieces, like F6=k"))?;
+    let (cell, pieces) = entry.split_once('=').ok_or_else(|| {
+        format!(
+            "{} is not a stack: expected cell=pieces, like F6=k",
+            quote(entry)
+        )
+    })?;
     let cell = Cell::parse(cell).map_err(|e| e.message)?;
     if pieces.is_empty() || pieces.len() > 3 {
         return Err(format!(
-            "the stack '{entry}' must list 1 to 3 pieces (i, d or k) bottom to top"
+            "the stack {} must list 1 to 3 pieces (i, d or k) bottom to top",
+            quote(entry)
         ));
     }
     let pieces = pieces
@@ -143,7 +151,8 @@ fn parse_stack(entry: &str) -> Result<(Cell, Vec<Piece>), String> {
             'd' => Ok(Piece::Defender),
             'k' => Ok(Piece::King),
             _ => Err(format!(
-                "'{ch}' in '{entry}' is not a piece: use i (invader), d (defender) or k (King)"
+                "{ch:?} in {} is not a piece: use i (invader), d (defender) or k (King)",
+                quote(entry)
             )),
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -155,7 +164,7 @@ fn parse_history_entry(entry: &str) -> Result<(u64, usize), String> {
         Some((h, c)) => (h, Some(c)),
         None => (entry, None),
     };
-    let bad_hash = || format!("'{entry}' in the history is not a 16-digit hex hash");
+    let bad_hash = || format!("{} in the history is not a 16-digit hex hash", quote(entry));
     if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(bad_hash());
     }
@@ -166,7 +175,8 @@ fn parse_history_entry(entry: &str) -> Result<(u64, usize), String> {
             Ok(n @ 1..=2) => n,
             _ => {
                 return Err(format!(
-                    "the count in '{entry}' must be 1 or 2 (a third occurrence ends the game)"
+                    "the count in {} must be 1 or 2 (a third occurrence ends the game)",
+                    quote(entry)
                 ))
             }
         },

@@ -4,6 +4,7 @@ use super::board::{Board, Deck};
 use super::cards::Card;
 use super::moves::{self, Action, Move};
 use super::text::list;
+use crate::quote::quote;
 use crate::NotationError;
 
 fn stones_list(set: u16) -> String {
@@ -54,7 +55,10 @@ pub fn move_text(board: &Board, mv: &Move) -> String {
 fn parse_stone(t: &str) -> Result<u8, NotationError> {
     match t.parse::<u32>() {
         Ok(n) => stone_index(n),
-        _ => Err(NotationError::new(format!("'{t}' is not a stone 1..9"))),
+        _ => Err(NotationError::new(format!(
+            "{} is not a stone 1..9",
+            quote(t)
+        ))),
     }
 }
 
@@ -62,9 +66,7 @@ fn parse_stone(t: &str) -> Result<u8, NotationError> {
 pub fn stone_index(number: u32) -> Result<u8, NotationError> {
     match number {
         1..=9 => Ok(number as u8 - 1),
-        _ => Err(NotationError::new(format!(
-            "'{number}' is not a stone 1..9"
-        ))),
+        _ => Err(NotationError::new(format!("{number} is not a stone 1..9"))),
     }
 }
 
@@ -92,14 +94,14 @@ pub fn default_draw(
 }
 
 fn parse_card(t: &str) -> Result<Card, NotationError> {
-    Card::parse(t).ok_or_else(|| NotationError::new(format!("'{t}' is not a card")))
+    Card::parse(t).ok_or_else(|| NotationError::new(format!("{} is not a card", quote(t))))
 }
 
 /// `CARD@STONE`.
 fn card_at(t: &str) -> Result<(Card, u8), NotationError> {
     let (c, s) = t
         .split_once('@')
-        .ok_or_else(|| NotationError::new(format!("'{t}' is not CARD@STONE")))?;
+        .ok_or_else(|| NotationError::new(format!("{} is not CARD@STONE", quote(t))))?;
     Ok((parse_card(c)?, parse_stone(s)?))
 }
 
@@ -128,7 +130,7 @@ fn parse_action(t: &str) -> Result<Action, NotationError> {
     }
     let p = t
         .strip_prefix("p:")
-        .ok_or_else(|| NotationError::new(format!("'{t}' is not a move part")))?;
+        .ok_or_else(|| NotationError::new(format!("{} is not a move part", quote(t))))?;
     let up = p.to_ascii_uppercase();
     let arg = |name: &str| -> Option<&str> {
         up.strip_prefix(name)
@@ -138,12 +140,12 @@ fn parse_action(t: &str) -> Result<Action, NotationError> {
     if let Some(a) = arg("RECRUITER") {
         let (c, k) = a
             .split_once('+')
-            .ok_or_else(|| NotationError::new(format!("'{a}' is not CLAN+TACTIC")))?;
+            .ok_or_else(|| NotationError::new(format!("{} is not CLAN+TACTIC", quote(a))))?;
         let n = |x: &str| {
             x.parse::<u8>()
                 .ok()
                 .filter(|&v| v <= 3)
-                .ok_or_else(|| NotationError::new(format!("'{x}' is not a count 0..3")))
+                .ok_or_else(|| NotationError::new(format!("{} is not a count 0..3", quote(x))))
         };
         return Ok(Action::Recruiter {
             clan: n(c)?,
@@ -153,7 +155,7 @@ fn parse_action(t: &str) -> Result<Action, NotationError> {
     if let Some(a) = arg("STRATEGIST") {
         let (from, to) = a
             .split_once('>')
-            .ok_or_else(|| NotationError::new(format!("'{a}' is not CARD@STONE>STONE")))?;
+            .ok_or_else(|| NotationError::new(format!("{} is not CARD@STONE>STONE", quote(a))))?;
         let (card, from) = card_at(from)?;
         let to = if to.eq_ignore_ascii_case("x") {
             None
@@ -169,7 +171,7 @@ fn parse_action(t: &str) -> Result<Action, NotationError> {
     if let Some(a) = arg("TRAITOR") {
         let (from, to) = a
             .split_once('>')
-            .ok_or_else(|| NotationError::new(format!("'{a}' is not CARD@STONE>STONE")))?;
+            .ok_or_else(|| NotationError::new(format!("{} is not CARD@STONE>STONE", quote(a))))?;
         let (card, from) = card_at(from)?;
         return Ok(Action::Traitor {
             card,
@@ -199,13 +201,21 @@ pub fn parse_move(board: &Board, deck_len: [usize; 2], text: &str) -> Result<Mov
             let deck = match d {
                 "clan" => Deck::Clan,
                 "tactic" => Deck::Tactic,
-                _ => return Err(NotationError::new(format!("'{d}' is not clan or tactic"))),
+                _ => {
+                    return Err(NotationError::new(format!(
+                        "{} is not clan or tactic",
+                        quote(d)
+                    )))
+                }
             };
             if draw.replace(deck).is_some() {
                 return Err(NotationError::new("draw given twice"));
             }
         } else if action.replace(parse_action(tok)?).is_some() {
-            return Err(NotationError::new(format!("a second card action '{tok}'")));
+            return Err(NotationError::new(format!(
+                "a second card action {}",
+                quote(tok)
+            )));
         }
     }
     let action = action.ok_or_else(|| NotationError::new("no action (p:, r:, x: or pass)"))?;

@@ -8,6 +8,7 @@ use super::setup::{self, Setup, StoneSetup, TableSetup, ViewDeck, ViewHand, View
 use super::state::{DeckCard, FullState, HandCard, View};
 use super::text::{list, pnum};
 use super::Variant;
+use crate::quote::quote;
 use crate::{Player, SetupError};
 
 fn stone_text(st: &Stone) -> String {
@@ -134,10 +135,10 @@ fn fields<'a>(text: &'a str, problems: &mut Vec<String>) -> Fields<'a> {
         match t.split_once(':') {
             Some((k, v)) => {
                 if get.insert(k, v).is_some() {
-                    problems.push(format!("field '{k}' appears twice"));
+                    problems.push(format!("field {} appears twice", quote(k)));
                 }
             }
-            None => problems.push(format!("'{t}' is not a key:value field")),
+            None => problems.push(format!("{} is not a key:value field", quote(t))),
         }
     }
     Fields { kind, get }
@@ -166,7 +167,7 @@ fn parse_cards(t: &str, what: &str, problems: &mut Vec<String>) -> Vec<Card> {
     for part in t.split(',').filter(|s| !s.is_empty()) {
         match Card::parse(part) {
             Some(c) => out.push(c),
-            None => problems.push(format!("{what}: '{part}' is not a card")),
+            None => problems.push(format!("{what}: {} is not a card", quote(part))),
         }
     }
     out
@@ -178,7 +179,7 @@ fn parse_count(f: &Fields, key: &str, problems: &mut Vec<String>) -> u32 {
         Ok(n) => n,
         _ if t.is_empty() => 0,
         _ => {
-            problems.push(format!("{key}: '{t}' is not a number"));
+            problems.push(format!("{key}: {} is not a number", quote(t)));
             0
         }
     }
@@ -194,7 +195,7 @@ fn parse_table(f: &Fields, problems: &mut Vec<String>) -> TableSetup {
         Some(p) => p,
         None if turn.is_empty() => Player::One,
         None => {
-            problems.push(format!("turn: '{turn}' is not 1, 2, 1r or 2r"));
+            problems.push(format!("turn: {} is not 1, 2, 1r or 2r", quote(turn)));
             Player::One
         }
     };
@@ -205,7 +206,7 @@ fn parse_table(f: &Fields, problems: &mut Vec<String>) -> TableSetup {
         [Some(a), Some(c)] => [*a, *c],
         _ if tc.is_empty() => [0, 0],
         _ => {
-            problems.push(format!("tc: '{tc}' is not two counts 0..10"));
+            problems.push(format!("tc: {} is not two counts 0..10", quote(tc)));
             [0, 0]
         }
     };
@@ -217,8 +218,9 @@ fn parse_table(f: &Fields, problems: &mut Vec<String>) -> TableSetup {
             let mut stone = StoneSetup::default();
             if parts.len() != 4 {
                 problems.push(format!(
-                    "stone {}: '{s}' is not side:modes:side:claim",
-                    i + 1
+                    "stone {}: {} is not side:modes:side:claim",
+                    i + 1,
+                    quote(s)
                 ));
                 stones.push(stone);
                 continue;
@@ -238,14 +240,22 @@ fn parse_table(f: &Fields, problems: &mut Vec<String>) -> TableSetup {
                 match ch {
                     'B' if !stone.blind => stone.blind = true,
                     'M' if !stone.mud => stone.mud = true,
-                    _ => problems.push(format!("stone {}: bad combat modes '{}'", i + 1, parts[1])),
+                    _ => problems.push(format!(
+                        "stone {}: bad combat modes {}",
+                        i + 1,
+                        quote(parts[1])
+                    )),
                 }
             }
             match parts[3] {
                 "-" => {}
                 c => match parse_player(c) {
                     Some(p) => stone.claimed = Some(p),
-                    None => problems.push(format!("stone {}: claim '{c}' is not -, 1 or 2", i + 1)),
+                    None => problems.push(format!(
+                        "stone {}: claim {} is not -, 1 or 2",
+                        i + 1,
+                        quote(c)
+                    )),
                 },
             }
             stones.push(stone);
@@ -266,7 +276,10 @@ pub fn parse_full(variant: Variant, text: &str) -> Result<FullState, SetupError>
     let mut problems = Vec::new();
     let f = fields(text, &mut problems);
     if f.kind != "full" {
-        problems.push(format!("a full state starts with 'full', not '{}'", f.kind));
+        problems.push(format!(
+            "a full state starts with 'full', not {}",
+            quote(f.kind)
+        ));
     }
     let table = parse_table(&f, &mut problems);
     let mut hands: [Vec<HandCard>; 2] = [Vec::new(), Vec::new()];
@@ -284,7 +297,7 @@ pub fn parse_full(variant: Variant, text: &str) -> Result<FullState, SetupError>
                     card,
                     known_to_opponent: known,
                 }),
-                None => problems.push(format!("{key}: '{part}' is not a card")),
+                None => problems.push(format!("{key}: {} is not a card", quote(part))),
             }
         }
     }
@@ -299,14 +312,14 @@ pub fn parse_full(variant: Variant, text: &str) -> Result<FullState, SetupError>
                 Some((n, "2")) => (n, 2),
                 Some((n, "12")) => (n, 3),
                 Some(_) => {
-                    problems.push(format!("{key}: bad knowledge mark in '{part}'"));
+                    problems.push(format!("{key}: bad knowledge mark in {}", quote(part)));
                     continue;
                 }
                 None => (part, 0),
             };
             match Card::parse(name) {
                 Some(card) => decks[d].push(DeckCard { card, known }),
-                None => problems.push(format!("{key}: '{part}' is not a card")),
+                None => problems.push(format!("{key}: {} is not a card", quote(part))),
             }
         }
     }
@@ -328,7 +341,8 @@ pub fn parse_view(variant: Variant, text: &str) -> Result<View, SetupError> {
         "view:2" => Player::Two,
         k => {
             problems.push(format!(
-                "a view starts with 'view:1' or 'view:2', not '{k}'"
+                "a view starts with 'view:1' or 'view:2', not {}",
+                quote(k)
             ));
             Player::One
         }
@@ -345,7 +359,7 @@ pub fn parse_view(variant: Variant, text: &str) -> Result<View, SetupError> {
             } else {
                 match Card::parse(part) {
                     Some(c) => hands[k].known.push(c),
-                    None => problems.push(format!("{key}: '{part}' is not a card or ?")),
+                    None => problems.push(format!("{key}: {} is not a card or ?", quote(part))),
                 }
             }
         }
@@ -359,7 +373,7 @@ pub fn parse_view(variant: Variant, text: &str) -> Result<View, SetupError> {
         let (len, known) = t.split_once(':').unwrap_or((t, ""));
         match len.parse::<u32>() {
             Ok(n) => decks[d].size = n,
-            _ => problems.push(format!("{key}: '{len}' is not a deck size")),
+            _ => problems.push(format!("{key}: {} is not a deck size", quote(len))),
         }
         for part in known.split(',').filter(|s| !s.is_empty()) {
             let parsed = part
@@ -367,7 +381,7 @@ pub fn parse_view(variant: Variant, text: &str) -> Result<View, SetupError> {
                 .and_then(|(p, c)| Some((p.parse::<u32>().ok()?, Card::parse(c)?)));
             match parsed {
                 Some(entry) => decks[d].known.push(entry),
-                None => problems.push(format!("{key}: '{part}' is not position=card")),
+                None => problems.push(format!("{key}: {} is not position=card", quote(part))),
             }
         }
     }

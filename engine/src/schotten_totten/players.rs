@@ -2,6 +2,7 @@
 //! seeded matches between them (what the service's `PlayMatch` and `caber
 //! match` run, through [`crate::matches`]).
 
+use crate::quote::quote;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -137,8 +138,13 @@ pub fn play_match(
     stop: &Arc<AtomicBool>,
 ) -> Result<MatchResult, String> {
     let player = |name: &str, salt: u64| {
-        by_name(name, iterations, seed ^ salt, stop.clone())
-            .ok_or_else(|| format!("unknown player {name:?} (known: {})", NAMES.join(", ")))
+        by_name(name, iterations, seed ^ salt, stop.clone()).ok_or_else(|| {
+            format!(
+                "unknown player {} (known: {})",
+                quote(name),
+                NAMES.join(", ")
+            )
+        })
     };
     let (mut pa, mut pb) = (player(a, 0xA)?, player(b, 0xB)?);
     let mut total = MatchResult::default();

@@ -284,7 +284,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
         }
         tree[0].visits += 1;
         info.nodes = iterations;
-        info.depth = iterations.min(u32::MAX as u64) as u32;
+        info.iterations = iterations;
         let due = match limits.report_every {
             Some(every) => last_report.elapsed() >= every,
             None => iterations.is_multiple_of(REPORT_ITERATIONS),
@@ -292,12 +292,13 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
         if due {
             last_report = Instant::now();
             fill_lines(&tree, limits.multipv, &mut info);
+            info.depth = info.lines.first().map_or(0, |l| l.moves.len() as u32);
             info.elapsed = start.elapsed();
             progress(&info);
         }
     }
     info.nodes = iterations;
-    info.depth = iterations.min(u32::MAX as u64) as u32;
+    info.iterations = iterations;
     fill_lines(&tree, limits.multipv, &mut info);
     if info.lines.is_empty() {
         if let Some(&m) = root_moves.first() {
@@ -308,6 +309,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
             });
         }
     }
+    info.depth = info.lines.first().map_or(0, |l| l.moves.len() as u32);
     info.elapsed = start.elapsed();
     info
 }

@@ -10,8 +10,9 @@
 //!
 //! Budgets: `limits.nodes` counts iterations (playouts), `limits.movetime` and
 //! the stop flag apply as usual; `limits.depth` is not used. The report gives
-//! the iteration count as `depth` and `nodes`, the most visited root moves as
-//! lines with their visit counts, and a score from the win rate.
+//! the iteration count as `iterations` and `nodes`, the length of the
+//! principal variation (the most visited line) as `depth`, the most visited
+//! root moves as lines with their visit counts, and a score from the win rate.
 
 use std::sync::atomic::AtomicBool;
 
@@ -303,7 +304,7 @@ fn report<M: Clone>(
             .cmp(&tree[a].visits)
             .then(tree[b].reward.total_cmp(&tree[a].reward))
     });
-    let lines = roots
+    let lines: Vec<Line<M>> = roots
         .iter()
         .take(limits.multipv.max(1))
         .map(|&c| {
@@ -325,9 +326,10 @@ fn report<M: Clone>(
         })
         .collect();
     Info {
-        depth: u32::try_from(clock.nodes()).unwrap_or(u32::MAX),
+        depth: lines.first().map_or(0, |l: &Line<M>| l.moves.len() as u32),
         seldepth,
         nodes: clock.nodes(),
+        iterations: clock.nodes(),
         elapsed: clock.elapsed(),
         lines,
         stopped: clock.stopped(),

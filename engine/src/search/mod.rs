@@ -232,12 +232,15 @@ pub struct Line<M> {
 /// Progress of a search, and its final report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Info<M> {
-    /// Last completed nominal depth (iterations for sampling searchers).
+    /// Last completed nominal depth; for sampling searchers (MCTS), the
+    /// length of the principal variation.
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
     /// Nodes visited so far.
     pub nodes: u64,
+    /// Playouts of a sampling searcher so far (0 for alpha-beta).
+    pub iterations: u64,
     /// Time since the search started.
     pub elapsed: Duration,
     /// Best lines, best first (up to `multipv`); empty only if there is no legal move.
@@ -253,6 +256,7 @@ impl<M> Info<M> {
             depth: 0,
             seldepth: 0,
             nodes: 0,
+            iterations: 0,
             elapsed: Duration::ZERO,
             lines: Vec::new(),
             stopped: false,
@@ -285,6 +289,7 @@ impl<M> Info<M> {
             depth: self.depth,
             seldepth: self.seldepth,
             nodes: self.nodes,
+            iterations: self.iterations,
             elapsed: self.elapsed,
             stopped: self.stopped,
             lines: self

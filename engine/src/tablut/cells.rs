@@ -1,5 +1,6 @@
 //! Cell names: columns `a`..`i` left to right, rows `1`..`9` from the top.
 
+use crate::quote::quote;
 use std::fmt;
 
 use crate::NotationError;
@@ -61,19 +62,22 @@ impl Cell {
         let bytes = text.as_bytes();
         if bytes.len() != 2 {
             return Err(NotationError::new(format!(
-                "cell {text:?}: expected a column a-i and a row 1-9, like e5"
+                "cell {}: expected a column a-i and a row 1-9, like e5",
+                quote(text)
             )));
         }
         let col = bytes[0].to_ascii_lowercase();
         let row = bytes[1];
         if !(b'a'..=b'i').contains(&col) {
             return Err(NotationError::new(format!(
-                "cell {text:?}: column must be a letter a-i"
+                "cell {}: column must be a letter a-i",
+                quote(text)
             )));
         }
         if !(b'1'..=b'9').contains(&row) {
             return Err(NotationError::new(format!(
-                "cell {text:?}: row must be a digit 1-9"
+                "cell {}: row must be a digit 1-9",
+                quote(text)
             )));
         }
         Ok(Cell::new((col - b'a') as usize, (row - b'1') as usize).expect("in range"))

@@ -1,5 +1,6 @@
 //! Text notation of positions and moves, and the terminal diagram.
 
+use crate::quote::quote;
 use std::fmt::Write;
 
 use super::cells::{Cell, SIZE};
@@ -25,7 +26,8 @@ pub(crate) fn parse_position(variant: Variant, text: &str) -> Result<Setup, Nota
         "w" | "W" => Player::Two,
         other => {
             return Err(NotationError::new(format!(
-                "side to move {other:?}: expected b or w"
+                "side to move {}: expected b or w",
+                quote(other)
             )))
         }
     };
@@ -100,11 +102,12 @@ fn parse_history(text: &str) -> Result<Vec<u64>, NotationError> {
         .map(|h| {
             if h.len() != 16 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return Err(NotationError::new(format!(
-                    "history: {h:?} is not a hash of 16 hex digits"
+                    "history: {} is not a hash of 16 hex digits",
+                    quote(h)
                 )));
             }
             u64::from_str_radix(h, 16)
-                .map_err(|_| NotationError::new(format!("history: {h:?} is not a hash")))
+                .map_err(|_| NotationError::new(format!("history: {} is not a hash", quote(h))))
         })
         .collect()
 }
@@ -113,13 +116,16 @@ fn parse_passes(text: &str) -> Result<u8, NotationError> {
     let digits = text
         .strip_prefix('p')
         .or_else(|| text.strip_prefix('P'))
-        .ok_or_else(|| NotationError::new(format!("passes {text:?}: expected p0, p1 or p2")))?;
+        .ok_or_else(|| {
+            NotationError::new(format!("passes {}: expected p0, p1 or p2", quote(text)))
+        })?;
     match digits {
         "0" => Ok(0),
         "1" => Ok(1),
         "2" => Ok(2),
         _ => Err(NotationError::new(format!(
-            "passes {text:?}: expected p0, p1 or p2"
+            "passes {}: expected p0, p1 or p2",
+            quote(text)
         ))),
     }
 }
@@ -184,19 +190,24 @@ pub(crate) fn parse_move(variant: Variant, text: &str) -> Result<Move, NotationE
     }
     let (a, b) = text.split_once('-').ok_or_else(|| {
         NotationError::new(format!(
-            "move {text:?}: expected two cells joined by '-', like e4-b4"
+            "move {}: expected two cells joined by '-', like e4-b4",
+            quote(text)
         ))
     })?;
-    let from = Cell::parse(a).map_err(|e| NotationError::new(format!("move {text:?}: {e}")))?;
-    let to = Cell::parse(b).map_err(|e| NotationError::new(format!("move {text:?}: {e}")))?;
+    let from =
+        Cell::parse(a).map_err(|e| NotationError::new(format!("move {}: {e}", quote(text))))?;
+    let to =
+        Cell::parse(b).map_err(|e| NotationError::new(format!("move {}: {e}", quote(text))))?;
     if from == to {
         return Err(NotationError::new(format!(
-            "move {text:?}: start and destination are the same cell"
+            "move {}: start and destination are the same cell",
+            quote(text)
         )));
     }
     if from.row() != to.row() && from.col() != to.col() {
         return Err(NotationError::new(format!(
-            "move {text:?}: pieces move along a row or a column"
+            "move {}: pieces move along a row or a column",
+            quote(text)
         )));
     }
     Ok(Move::Step { from, to })

@@ -8,6 +8,7 @@
 //! `(c, r ± 1)`, `(c + 1, r + 1)` and `(c - 1, r - 1)`, which are also the six
 //! straight directions. Lochs: the central Loch E5 and B2 E2 B5 H5 E8 H8.
 
+use crate::quote::quote;
 use std::sync::OnceLock;
 
 use crate::NotationError;
@@ -229,8 +230,8 @@ impl Cell {
             .map(Cell)
             .ok_or_else(|| {
                 NotationError::new(format!(
-                    "'{}' is not a cell of the Tartan board",
-                    text.trim()
+                    "{} is not a cell of the Tartan board",
+                    quote(text.trim())
                 ))
             })
     }

@@ -1,5 +1,6 @@
 //! The text notation of positions and moves (see the module docs of [`super`]).
 
+use crate::quote::quote;
 use std::fmt::Write;
 
 use super::setup::{Setup, Stack};
@@ -87,7 +88,7 @@ pub(crate) fn parse_position(text: &str) -> Result<Setup, SetupError> {
         "place" => Phase::Placement,
         "play" => Phase::Play,
         p => {
-            problems.push(format!("phase '{p}' is neither place nor play"));
+            problems.push(format!("phase {} is neither place nor play", quote(p)));
             Phase::Placement
         }
     };
@@ -114,7 +115,10 @@ pub(crate) fn parse_position(text: &str) -> Result<Setup, SetupError> {
                 [cell(r), cell(b)]
             }
             None => {
-                problems.push(format!("bishops '{t}' are not two cells red,blue or -"));
+                problems.push(format!(
+                    "bishops {} are not two cells red,blue or -",
+                    quote(t)
+                ));
                 [None, None]
             }
         },
@@ -126,18 +130,21 @@ pub(crate) fn parse_position(text: &str) -> Result<Setup, SetupError> {
         Some((Ok(r), Ok(b))) => [r, b],
         _ => {
             problems.push(format!(
-                "tokens '{}' are not two counts red,blue",
-                fields[3]
+                "tokens {} are not two counts red,blue",
+                quote(fields[3])
             ));
             [0, 0]
         }
     };
     let quiet_turns = fields[4].parse().unwrap_or_else(|_| {
-        problems.push(format!("quiet turns '{}' is not a count", fields[4]));
+        problems.push(format!("quiet turns {} is not a count", quote(fields[4])));
         0
     });
     let side_to_move = player_of(fields[5]).unwrap_or_else(|| {
-        problems.push(format!("side to move '{}' is neither r nor b", fields[5]));
+        problems.push(format!(
+            "side to move {} is neither r nor b",
+            quote(fields[5])
+        ));
         Player::One
     });
     let mut history = Vec::new();
@@ -162,7 +169,7 @@ pub(crate) fn parse_position(text: &str) -> Result<Setup, SetupError> {
 }
 
 fn parse_stack(entry: &str) -> Result<Stack, String> {
-    let bad = || format!("'{entry}' is not a stack like C4=r2");
+    let bad = || format!("{} is not a stack like C4=r2", quote(entry));
     let (cell, unit) = entry.split_once('=').ok_or_else(bad)?;
     let cell = Cell::parse(cell).map_err(|e| e.to_string())?;
     let (who, height) = unit.split_at_checked(1).ok_or_else(bad)?;
@@ -176,7 +183,7 @@ fn parse_stack(entry: &str) -> Result<Stack, String> {
 }
 
 fn parse_history_entry(entry: &str) -> Result<(u64, usize), String> {
-    let bad = || format!("'{entry}' in the history is not a 16-digit hex hash");
+    let bad = || format!("{} in the history is not a 16-digit hex hash", quote(entry));
     let (hash, n) = match entry.split_once('*') {
         Some((h, n)) => (h, n.parse::<usize>().map_err(|_| bad())?),
         None => (entry, 1),
@@ -196,7 +203,7 @@ pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
     let upper = t.to_ascii_uppercase();
     if let Some(rest) = upper.strip_prefix("B:") {
         let (from, to) = rest.split_once('-').ok_or_else(|| {
-            NotationError::new(format!("'{t}' is not a Bishop step like B:E5-D4"))
+            NotationError::new(format!("{} is not a Bishop step like B:E5-D4", quote(t)))
         })?;
         return Ok(Move::Bishop {
             from: Cell::parse(from)?,
@@ -204,7 +211,12 @@ pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
         });
     }
     if let Some(rest) = upper.strip_prefix("D:") {
-        let bad = || NotationError::new(format!("'{t}' is not a dismantle like D:F4:A2,C3,H7"));
+        let bad = || {
+            NotationError::new(format!(
+                "{} is not a dismantle like D:F4:A2,C3,H7",
+                quote(t)
+            ))
+        };
         let (horde, cells) = rest.split_once(':').ok_or_else(bad)?;
         let mut cells = cells
             .split(',')
@@ -227,7 +239,8 @@ pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
         [cell] => Ok(Move::Place(cell)),
         _ => Path::new(&cells).map(Move::Unit).ok_or_else(|| {
             NotationError::new(format!(
-                "'{t}' is not a move: a unit's move has a start and 1 to 3 landings"
+                "{} is not a move: a unit's move has a start and 1 to 3 landings",
+                quote(t)
             ))
         }),
     }

@@ -2,6 +2,7 @@
 //! field for field (stacks bottom to top, the history with counts), read back
 //! through [`AlmaTafl::from_setup`]; a move is its list of cells.
 
+use caber_engine::quote;
 use std::collections::BTreeMap;
 
 use caber_engine::almatafl::{self as engine, Cell, Move, Piece, Setup};
@@ -100,8 +101,8 @@ impl Adapter for AlmaTafl {
             let field = format!("position.almatafl.history[{i}]");
             let hash = u64::from_str_radix(r.hash.trim(), 16).map_err(|_| {
                 Status::invalid_argument(format!(
-                    "{field}.hash: {:?} is not a hash of 16 hex digits",
-                    r.hash
+                    "{field}.hash: {} is not a hash of 16 hex digits",
+                    quote(&r.hash)
                 ))
             })?;
             if r.count == 0 {

@@ -13,6 +13,7 @@ mod tablut;
 mod tartan;
 mod typed;
 
+use caber_engine::quote;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -221,7 +222,8 @@ pub fn game_named(name: &str, field: &str) -> Result<&'static dyn Game, Status> 
         .ok_or_else(|| {
             let known: Vec<&str> = registry().iter().map(|g| g.name()).collect();
             Status::invalid_argument(format!(
-                "{field}: unknown game {name:?} (known: {})",
+                "{field}: unknown game {} (known: {})",
+                quote(name),
                 known.join(", ")
             ))
         })
@@ -245,8 +247,8 @@ pub fn game_of(
     if let Some(owner) = owner.filter(|o| o.name() != game.name()) {
         let (field, a_name) = owner.field();
         return Err(Status::invalid_argument(format!(
-            "position.{field}: {a_name} position given for game {:?}",
-            message.game
+            "position.{field}: {a_name} position given for game {}",
+            quote(&message.game)
         )));
     }
     Ok((game, message))

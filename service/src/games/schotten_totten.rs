@@ -4,6 +4,7 @@
 //! claims and draw. Cards are read with [`Card::parse`], stones numbered as
 //! the engine numbers them ([`stone_index`]).
 
+use caber_engine::quote;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -37,8 +38,12 @@ fn invalid(field: &str, problem: impl std::fmt::Display) -> Status {
 
 /// A card by its name; errors name the field.
 fn card(field: &str, text: &str) -> Result<Card, Status> {
-    Card::parse(text.trim())
-        .ok_or_else(|| invalid(field, format!("{text:?} is not a card (e.g. G5, JOKER)")))
+    Card::parse(text.trim()).ok_or_else(|| {
+        invalid(
+            field,
+            format!("{} is not a card (e.g. G5, JOKER)", quote(text)),
+        )
+    })
 }
 
 fn cards(field: &str, texts: &[String]) -> Result<Vec<Card>, Status> {

@@ -3,6 +3,7 @@
 //! between two cells or a pass.
 
 use caber_engine::catalog::{self, GameInfo, UnknownVariant};
+use caber_engine::quote;
 use caber_engine::tablut::{self as engine, Cell, Move, Piece, Setup};
 use caber_engine::{Notation, Played, Player};
 use tonic::Status;
@@ -80,7 +81,8 @@ impl Adapter for Tablut {
             .map(|(i, h)| {
                 u64::from_str_radix(h.trim(), 16).map_err(|_| {
                     Status::invalid_argument(format!(
-                        "position.tablut.history[{i}]: {h:?} is not a hash of 16 hex digits"
+                        "position.tablut.history[{i}]: {} is not a hash of 16 hex digits",
+                        quote(h)
                     ))
                 })
             })

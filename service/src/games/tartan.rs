@@ -3,6 +3,7 @@
 //! [`Tartan::from_setup`]; a move is a placement, a unit's path, a Bishop's
 //! step, a dismantle or a pass.
 
+use caber_engine::quote;
 use std::collections::BTreeMap;
 
 use caber_engine::catalog::{self, GameInfo, UnknownVariant};
@@ -45,7 +46,10 @@ fn count(field: &str, n: u32) -> Result<u8, Status> {
 
 fn hash(field: &str, text: &str) -> Result<u64, Status> {
     u64::from_str_radix(text.trim(), 16).map_err(|_| {
-        Status::invalid_argument(format!("{field}: {text:?} is not a hash of 16 hex digits"))
+        Status::invalid_argument(format!(
+            "{field}: {} is not a hash of 16 hex digits",
+            quote(text)
+        ))
     })
 }
 

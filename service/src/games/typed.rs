@@ -2,10 +2,11 @@
 //! and move become the engine's typed values, are played or searched, and the
 //! reply is built from typed values (text only in text fields).
 
+use caber_engine::quote;
 use std::marker::PhantomData;
 
 use caber_engine::playable::Playable;
-use caber_engine::search::{Info, Line, Score, Searchable};
+use caber_engine::search::{Info, Score, Searchable};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
@@ -34,10 +35,11 @@ fn names<A: Adapter>() -> [&'static str; 2] {
     ]
 }
 
-/// Reads a request's position (its game already checked to be `A`'s).
+/// Reads a request's position (its game already checked to be `A`'s); no
+/// state is the variant's start position (for a game with chance, seed 0's deal).
 fn read<A: Adapter>(message: &proto::Position) -> Result<A::Position, Status> {
     match message.state.as_ref() {
-        None => Err(errors::missing("position.state")),
+        None => A::start(&message.variant, 0).map_err(|e| errors::variant("position.variant", &e)),
         Some(State::Text(text)) => A::read_text(&message.variant, text).map_err(|e| match e {
             TextError::Variant(e) => errors::variant("position.variant", &e),
             TextError::Setup(e) => Status::invalid_argument(format!("position.text: {e}")),
@@ -123,22 +125,7 @@ fn move_info<A: Adapter>(position: &A::Position, mv: &Move<A>) -> proto::MoveInf
 /// A search report with its moves as text (a move's text depends on the
 /// game's position only through its variant, so the root writes them all).
 fn texts<A: Adapter>(position: &A::Position, info: &Info<Move<A>>) -> Info<String> {
-    Info {
-        depth: info.depth,
-        seldepth: info.seldepth,
-        nodes: info.nodes,
-        elapsed: info.elapsed,
-        stopped: info.stopped,
-        lines: info
-            .lines
-            .iter()
-            .map(|l| Line {
-                score: l.score,
-                visits: l.visits,
-                moves: l.moves.iter().map(|m| position.move_text(m)).collect(),
-            })
-            .collect(),
-    }
+    info.map_moves(|m| position.move_text(m))
 }
 
 impl<A: Adapter> Game for Registered<A> {
@@ -224,7 +211,8 @@ impl<A: Adapter> Game for Registered<A> {
                 .ok_or_else(|| {
                     let known: Vec<&str> = searchers.iter().map(|s| s.name).collect();
                     Status::invalid_argument(format!(
-                        "searcher: unknown searcher {searcher:?} for {} (known: {})",
+                        "searcher: unknown searcher {} for {} (known: {})",
+                        quote(searcher),
                         A::Position::GAME,
                         known.join(", ")
                     ))

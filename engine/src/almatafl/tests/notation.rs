@@ -139,7 +139,7 @@ fn notation_errors_name_every_problem() {
         .unwrap_err()
         .problems;
     assert_eq!(problems.len(), 5, "{problems:?}");
-    for e in ["Z9", "'q'", "'E5'", "'x'", "12*3"] {
+    for e in ["Z9", "'q'", "\"E5\"", "\"x\"", "12*3"] {
         assert!(
             problems.iter().any(|p| p.contains(e)),
             "{e} missing from {problems:?}"

@@ -111,10 +111,10 @@ fn impossible_positions_are_refused_naming_each_problem() {
     has("play C4=r4 C4,E5 0,0 0 r -", "blue is to move");
     // Syntax: every field is read and named.
     has("play C4=x1 D4 0,0 z q -", "stack like C4=r2");
-    has("play C4=x1 D4 0,0 z q -", "bishops 'D4'");
-    has("play C4=x1 D4 0,0 z q -", "quiet turns 'z'");
-    has("play C4=x1 D4 0,0 z q -", "side to move 'q'");
-    has("game C4=r1 D4,D5 0,0 0 r -", "phase 'game'");
+    has("play C4=x1 D4 0,0 z q -", "bishops \"D4\"");
+    has("play C4=x1 D4 0,0 z q -", "quiet turns \"z\"");
+    has("play C4=x1 D4 0,0 z q -", "side to move \"q\"");
+    has("game C4=r1 D4,D5 0,0 0 r -", "phase \"game\"");
     has("play C4=r1 D4,D5 0,0 0 r", "expected 7 fields");
     let thrice = format!("play C4=r1 D4,D5 0,0 0 r {:016x}*3", 7);
     has(&thrice, "the game ends at the third");
