@@ -9,7 +9,7 @@
 //! - [`search`]: the searchers behind one [`search::Searcher`] trait;
 //!   [`mod@matches`]: refereed games between players.
 //! - [`playable`]: a position as clients use it; [`catalog`]: metadata for listing;
-//!   [`quote`]: client text as error messages repeat it (escaped, bounded).
+//!   [`mod@quote`]: client text as error messages repeat it (escaped, bounded).
 //! - One module tree per game: [`tablut`], [`almatafl`], [`schotten_totten`],
 //!   [`tartan`].
 //!

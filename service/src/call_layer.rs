@@ -62,7 +62,7 @@ pub struct CallGame(Arc<OnceLock<String>>);
 
 impl CallGame {
     /// Notes the call's game (the first note wins); a name that is no
-    /// registered game is logged as [`quote`] gives it, escaped and bounded.
+    /// registered game is logged as [`quote()`] gives it, escaped and bounded.
     pub fn set(&self, game: &str) {
         let name = match crate::games::game_named(game, "game") {
             Ok(g) => g.name().to_string(),
