@@ -455,7 +455,14 @@ pub fn match_result(a: &str, b: &str, reply: &proto::PlayMatchResponse, as_json:
 
 #[cfg(test)]
 mod tests {
-    use super::win_rate;
+    use super::{counted, win_rate};
+
+    #[test]
+    fn counts_take_the_number_of_their_noun() {
+        assert_eq!(counted(1, "loss", "losses"), "1 loss");
+        assert_eq!(counted(0, "loss", "losses"), "0 losses");
+        assert_eq!(counted(2, "win", "wins"), "2 wins");
+    }
 
     #[test]
     fn win_rate_has_a_wilson_interval() {
