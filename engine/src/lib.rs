@@ -7,9 +7,12 @@
 //! - [`eval`]: evaluators, apart from the rules; [`information`]: what one
 //!   player knows of a game with hidden information.
 //! - [`search`]: the searchers behind one [`search::Searcher`] trait;
+//!   [`solve`]: exact forced wins (puzzles); [`record`]: game records;
+//!   [`review`]: judging a game's moves by the win probability they lost;
 //!   [`mod@matches`]: refereed games between players.
 //! - [`playable`]: a position as clients use it; [`catalog`]: metadata for listing;
 //!   [`mod@quote`]: client text as error messages repeat it (escaped, bounded).
+//! - [`svg`]: the SVG diagrams' document builder, colours and board geometry.
 //! - One module tree per game: [`tablut`], [`almatafl`], [`schotten_totten`],
 //!   [`tartan`].
 //!
@@ -24,7 +27,11 @@ pub mod matches;
 pub mod playable;
 pub mod played;
 pub mod quote;
+pub mod record;
+pub mod review;
 pub mod search;
+pub mod solve;
+pub mod svg;
 
 pub mod almatafl;
 pub mod schotten_totten;

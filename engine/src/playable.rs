@@ -59,6 +59,21 @@ pub trait Playable: Clone + fmt::Debug + Send + Sync + 'static {
     /// happened; this position is unchanged.
     fn apply(&self, mv: &Self::Move) -> Result<Applied<Self>, MoveError>;
 
+    /// Whether both players' moves can be listed: false for a player's view
+    /// of a game with hidden information (perft and exact solving need the
+    /// referee's full state).
+    fn every_move_known(&self) -> bool {
+        true
+    }
+
+    /// The position after `mv`, a move [`Playable::legal_moves`] listed:
+    /// unchecked and without events, for searches over the legal moves.
+    fn after(&self, mv: &Self::Move) -> Self {
+        self.apply(mv)
+            .expect("after() takes a move legal_moves listed")
+            .position
+    }
+
     /// Reads a move in the game's text notation (syntax only).
     fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
 

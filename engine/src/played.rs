@@ -311,6 +311,10 @@ impl<G: Notation> Playable for Played<G> {
         })
     }
 
+    fn after(&self, mv: &G::Move) -> Self {
+        self.play_unchecked(mv)
+    }
+
     fn parse_move(&self, text: &str) -> Result<G::Move, NotationError> {
         self.position.parse_move(text)
     }

@@ -56,6 +56,7 @@ mod movegen;
 mod notation;
 mod setup;
 mod stack;
+mod svg;
 mod zobrist;
 
 #[cfg(test)]
@@ -284,6 +285,15 @@ impl Played<AlmaTafl> {
     /// A terminal drawing of the board, the side to move and the outcome.
     pub fn diagram(&self) -> String {
         diagram::draw(self.position(), self.outcome())
+    }
+
+    /// An SVG picture: the star of hexagons with every cell's name, the
+    /// escape spots and the throne, each stack as one disc per piece bottom
+    /// to top (the height in a badge from 2 up), and every cell of
+    /// `last_move` (drawn as given) marked along an arrow.
+    pub fn svg(&self, last_move: Option<&Move>) -> String {
+        let last = last_move.map(|m| (m, self.move_to_text(m)));
+        svg::draw(self.position(), self.outcome().as_ref(), last)
     }
 }
 

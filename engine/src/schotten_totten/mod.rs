@@ -102,6 +102,7 @@ mod position;
 pub mod search;
 mod setup;
 pub mod state;
+mod svg;
 mod text;
 mod validate;
 

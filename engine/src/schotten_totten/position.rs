@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::search;
+use super::svg;
 use super::{FullState, Move, View, PLAYER_NAMES};
 use crate::game::{variant_name, Game, MoveError, NotationError, Outcome, Player};
 use crate::information::InformationSet;
@@ -35,6 +36,24 @@ impl Position {
         match self {
             Position::Full(s) => s.diagram_ansi(false),
             Position::View(v) => v.diagram(false),
+        }
+    }
+
+    /// An SVG picture: the nine stones with second's cards above and first's
+    /// below in their clan colours (tactic cards by name), combat modes and
+    /// claims; both hands of a full state, or the viewer's hand and the
+    /// opponent's as face-down cards (those the viewer knows face up); deck
+    /// sizes and the discard pile; `last_move` (drawn as given) highlighting
+    /// the stones its card acted on and the stones it claimed.
+    pub fn svg(&self, last_move: Option<&Move>) -> String {
+        let last = last_move.map(|m| {
+            let mut text = String::new();
+            self.push_move_text(m, &mut text);
+            (m, text)
+        });
+        match self {
+            Position::Full(s) => svg::full(s, last),
+            Position::View(v) => svg::view(v, last),
         }
     }
 
@@ -123,6 +142,10 @@ impl Playable for Position {
                 })
             }
         }
+    }
+
+    fn every_move_known(&self) -> bool {
+        matches!(self, Position::Full(_))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {

@@ -93,6 +93,7 @@ mod movegen;
 mod notation;
 mod rules;
 mod setup;
+mod svg;
 mod variant;
 mod zobrist;
 
@@ -212,6 +213,14 @@ impl Played<Tablut> {
     /// throne, `+` camp, `o` escape cell, `.` other.
     pub fn diagram(&self) -> String {
         diagram::diagram(self.position())
+    }
+
+    /// An SVG picture: the board with its coordinates (columns `a`..`i`, rows
+    /// `1`..`9` from the top), the variant's throne, camps and escape cells,
+    /// the pieces, and `last_move` (drawn as given) marked from and to.
+    pub fn svg(&self, last_move: Option<&Move>) -> String {
+        let last = last_move.map(|m| (m, self.move_to_text(m)));
+        svg::draw(self.position(), self.outcome().as_ref(), last)
     }
 
     /// The structured fields of this game in progress (`from_setup` rebuilds it).

@@ -81,6 +81,7 @@ mod movegen;
 mod notation;
 mod rules;
 mod setup;
+mod svg;
 mod zobrist;
 
 #[cfg(test)]
@@ -340,6 +341,16 @@ impl Played<Tartan> {
     /// A terminal drawing of the hex board, the side to move and the outcome.
     pub fn diagram(&self) -> String {
         diagram::draw(self.position(), self.outcome())
+    }
+
+    /// An SVG picture: the hexagon with every cell's name and the Lochs (the
+    /// central one outlined), each unit as one disc per token in its owner's
+    /// colour with its height on top, the Bishops (a gold ring on a blessed
+    /// unit), the tokens off the board, and `last_move` (drawn as given):
+    /// its placement cell, chain, Bishop step or dismantled cells marked.
+    pub fn svg(&self, last_move: Option<&Move>) -> String {
+        let last = last_move.map(|m| (m, self.move_to_text(m)));
+        svg::draw(self.position(), self.outcome().as_ref(), last)
     }
 }
 

@@ -5,6 +5,7 @@ mod crosscheck;
 mod notation;
 mod rules;
 mod search;
+mod svg;
 
 use super::*;
 

@@ -7,6 +7,7 @@ mod proofs;
 mod reference;
 mod rules;
 mod search;
+mod svg;
 mod tactics;
 
 use rand::seq::IndexedRandom;

@@ -5,6 +5,7 @@ mod play;
 mod prop;
 pub(super) mod rules;
 mod search;
+mod svg;
 
 use crate::tablut::Tablut;
 use crate::Played;
