@@ -184,6 +184,18 @@ smoke_View() {
     request="{\"position\":{\"game\":\"schotten-totten\",\"text\":\"$st_full\"},\"player\":\"SIDE_ONE\"}"
     want='m["position"]["text"].startswith("view:1")'
 }
+smoke_Review() {
+    request="{\"record\":\"[Game \\\"tablut\\\"]\\n\\n1. d1-d3\\n\",\"limits\":{\"depth\":1}}"
+    want='sum(p.get("moves", 0) for p in m["players"]) == 1'
+}
+smoke_Solve() {
+    request='{"position":{"game":"tartan","text":"play C4=r4,G7=b1 D4,I9 0,0 0 r -"},"maxMoves":1}'
+    want='m["winIn"] == 1 and m["line"] == ["B:D4-C4"]'
+}
+smoke_Render() {
+    request="{\"position\":$tablut,\"lastMove\":\"d1-d3\"}"
+    want='m["svg"].startswith("<svg")'
+}
 smoke_PlayMatch() {
     request='{"game":"schotten-totten","games":1,"playerA":"greedy","playerB":"random","iterations":10}'
     want='m["games"] == 2'

@@ -3,9 +3,12 @@
 //! Every command goes through the generated gRPC client: to a running
 //! `caberd` with `--server`, otherwise to the same service started in-process.
 
+mod chart;
 mod client;
 mod commands;
 mod output;
+mod progress;
+mod puzzles;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -150,9 +153,90 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Review a recorded game (docs/RECORDS.md): every move judged by the
+    /// win probability it lost, a summary per player, and with --chart an
+    /// evaluation chart (SVG).
+    Review {
+        /// The game record.
+        #[arg(value_name = "GAMEFILE")]
+        file: PathBuf,
+        /// The search of each position (default: 1 s each).
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Also write the evaluation chart to this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        chart: Option<PathBuf>,
+    },
+    /// Play against the engine in the terminal: type moves, or `moves`,
+    /// `hint`, `undo`, `resign`; the game record is saved at the end.
+    Play {
+        /// Your side: first or second (see `caber games` for the players).
+        #[arg(long, default_value = "first")]
+        side: String,
+        /// The engine's search of each move (default: 1 s).
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Save the game record to FILE (default: caber-GAME-DATE-TIME.record).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+    },
+    /// Draw the position (after --moves) as SVG: boards with coordinates,
+    /// hex boards as hexes, stacks, cards; the last move marked.
+    Render {
+        /// The SVG file to write.
+        #[arg(long, value_name = "FILE")]
+        svg: PathBuf,
+        /// The move to mark (default: the last of --moves; "" for none).
+        #[arg(long, value_name = "MOVE")]
+        last: Option<String>,
+    },
+    /// Puzzles (docs/PUZZLES.md): solve a file with the engine, play it in
+    /// the terminal, or generate puzzles from games.
+    #[command(subcommand)]
+    Puzzle(PuzzleCommand),
     /// Load tests.
     #[command(subcommand)]
     Bench(Bench),
+}
+
+/// What `caber puzzle` does.
+#[derive(Subcommand, Debug)]
+enum PuzzleCommand {
+    /// The engine solves each puzzle of FILE: solved/total, time, and where
+    /// it disagrees with the file (then exit code 2).
+    Solve {
+        /// A puzzle file (JSON Lines).
+        file: PathBuf,
+    },
+    /// Play the puzzles of FILE in the terminal: type moves, `hint`,
+    /// `undo`, `solution` or `quit`; a score at the end.
+    Play {
+        /// A puzzle file (JSON Lines).
+        file: PathBuf,
+    },
+    /// Mine self-play games of --game/--variant (or the game records given
+    /// with --from) for positions with exactly one winning first move and a
+    /// forced win; write them as puzzle lines.
+    Generate {
+        /// Puzzles to find.
+        #[arg(long, default_value_t = 10)]
+        count: usize,
+        /// Longest win looked for, in the winner's moves (1..=4).
+        #[arg(long, default_value_t = 2)]
+        max_moves: u32,
+        /// Game records to mine instead of self-play games.
+        #[arg(long, value_name = "GAMEFILE", num_args = 1..)]
+        from: Vec<PathBuf>,
+        /// Nodes of each self-play move's search.
+        #[arg(long, default_value_t = 2000)]
+        nodes: u64,
+        /// Most self-play games.
+        #[arg(long, default_value_t = 200)]
+        games: u32,
+        /// Write the puzzles to FILE (default: standard output).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// What `caber bench` can load.
@@ -220,6 +304,50 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             commands::matches::run(&mut session, args).await
         }
         Command::Perft { depth, divide } => commands::perft::run(&mut session, depth, divide).await,
+        Command::Play {
+            side,
+            search,
+            record,
+        } => {
+            let args = commands::play::PlayArgs {
+                side,
+                search,
+                record,
+            };
+            commands::play::run(&mut session, &args).await
+        }
+        Command::Render { svg, last } => {
+            commands::render::run(&mut session, &svg, last.as_deref()).await
+        }
+        Command::Puzzle(PuzzleCommand::Solve { file }) => {
+            commands::puzzle::solve(&mut session, &file).await
+        }
+        Command::Puzzle(PuzzleCommand::Play { file }) => {
+            commands::puzzle::play(&mut session, &file).await
+        }
+        Command::Puzzle(PuzzleCommand::Generate {
+            count,
+            max_moves,
+            from,
+            nodes,
+            games,
+            out,
+        }) => {
+            let args = commands::puzzle::GenerateArgs {
+                count,
+                max_moves,
+                from,
+                nodes,
+                out,
+                games,
+            };
+            commands::puzzle::generate(&mut session, &args).await
+        }
+        Command::Review {
+            file,
+            search,
+            chart,
+        } => commands::review::run(&mut session, &file, &search, chart.as_deref()).await,
         Command::Bench(Bench::Service {
             rpc,
             baseline,

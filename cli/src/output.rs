@@ -70,7 +70,7 @@ pub fn error(error: &anyhow::Error, hint: Option<&str>, as_json: bool) {
 }
 
 /// A score as JSON: `{"cp": n}`, `{"mate_plies": n}` or `{"draw": true}`.
-fn score_json(score: Option<&proto::Score>) -> Json {
+pub fn score_json(score: Option<&proto::Score>) -> Json {
     match score.and_then(|s| s.value.as_ref()) {
         Some(Value::Centi(c)) => json!({ "cp": c }),
         Some(Value::MatePlies(n)) => json!({ "mate_plies": n }),
@@ -80,7 +80,7 @@ fn score_json(score: Option<&proto::Score>) -> Json {
 }
 
 /// A score for humans, UCI style: `cp 34`, `mate_plies 5`, `draw`.
-fn score_text(score: Option<&proto::Score>) -> String {
+pub fn score_text(score: Option<&proto::Score>) -> String {
     match score.and_then(|s| s.value.as_ref()) {
         Some(Value::Centi(c)) => format!("cp {c}"),
         Some(Value::MatePlies(n)) => format!("mate_plies {n}"),
@@ -103,7 +103,7 @@ fn outcome_json(outcome: Option<&proto::Outcome>) -> Json {
     })
 }
 
-fn outcome_text(o: &proto::Outcome) -> String {
+pub fn outcome_text(o: &proto::Outcome) -> String {
     if o.result() == outcome::Result::Draw {
         format!("draw ({})", o.reason)
     } else {

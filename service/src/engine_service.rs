@@ -19,6 +19,7 @@ use crate::convert;
 use crate::games::{self, MatchRequest};
 use crate::proto;
 use crate::proto::game_engine_server::GameEngine;
+use crate::review;
 use crate::search_runner::{self, Finished, Notes, SearchRunner, StopOnDrop};
 
 /// Default interval between `Analyze` progress updates.
@@ -31,6 +32,9 @@ const MAX_PERFT_DEPTH: u32 = 6;
 const MAX_MATCH_GAMES: u32 = 500;
 /// Most ISMCTS iterations per move in a `PlayMatch`.
 const MAX_MATCH_ITERATIONS: u64 = 100_000;
+/// Most moves `Solve` looks ahead (its search grows by the branching factor
+/// squared per move).
+const MAX_SOLVE_MOVES: u32 = 4;
 /// Progress updates buffered for a slow `Analyze` client (later ones are skipped).
 const ANALYZE_BUFFER: usize = 16;
 
@@ -271,6 +275,74 @@ impl GameEngine for EngineService {
             Vec::new()
         };
         Ok(Response::new(proto::PerftResponse { nodes, divide }))
+    }
+
+    type ReviewStream = ReceiverStream<Result<proto::ReviewUpdate, Status>>;
+
+    async fn review(
+        &self,
+        request: Request<proto::ReviewRequest>,
+    ) -> Result<Response<Self::ReviewStream>, Status> {
+        let r = request.into_inner();
+        let replayed = review::replay(&r.record)?;
+        let plan = self.runner.plan(convert::limits(r.limits.as_ref()), None);
+        let (tx, rx) = mpsc::channel(ANALYZE_BUFFER);
+        let runner = self.runner.clone();
+        tokio::spawn(async move {
+            let errors = tx.clone();
+            let reviewing = review::review(&runner, replayed, &r.searcher, plan.limits, tx);
+            // The client going away drops the review, which stops its searches.
+            let result = tokio::select! {
+                result = reviewing => result,
+                () = errors.closed() => return,
+            };
+            if let Err(status) = result {
+                let _ = errors.send(Err(status)).await;
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(rx)))
+    }
+
+    async fn solve(
+        &self,
+        request: Request<proto::SolveRequest>,
+    ) -> Result<Response<proto::SolveResponse>, Status> {
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
+        let r = request.into_inner();
+        if !(1..=MAX_SOLVE_MOVES).contains(&r.max_moves) {
+            return Err(Status::invalid_argument(format!(
+                "max_moves: {} is out of range 1..={MAX_SOLVE_MOVES}",
+                r.max_moves
+            )));
+        }
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        let job = game.solve(position, r.max_moves)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        let work = self.runner.run(stop.clone(), move || job(&stop));
+        let max = self.runner.caps().max_movetime;
+        let solved = tokio::time::timeout(max, work).await.map_err(|_| {
+            Status::resource_exhausted(format!(
+                "max_moves: not solved within the server's maximum of {} ms \
+                 (--max-movetime-ms); ask for fewer moves",
+                max.as_millis()
+            ))
+        })??;
+        solved.map(Response::new).ok_or_else(|| {
+            Status::unavailable("server shutting down: solve stopped; retry on another server")
+        })
+    }
+
+    async fn render(
+        &self,
+        request: Request<proto::RenderRequest>,
+    ) -> Result<Response<proto::RenderResponse>, Status> {
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
+        let r = request.get_ref();
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        Ok(Response::new(proto::RenderResponse {
+            svg: game.render(position, &r.last_move)?,
+        }))
     }
 
     async fn view(

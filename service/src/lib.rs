@@ -5,7 +5,8 @@
 //! only through the engine's validating constructors) and back, and the
 //! registry of them; [`convert`] translates the game-independent parts;
 //! [`engine_service`] implements the RPCs, [`search_runner`] runs searches
-//! on the dedicated [`pool`] within the server's caps and [`errors`] turns
+//! on the dedicated [`pool`] within the server's caps, [`review`] judges
+//! recorded games move by move, and [`errors`] turns
 //! engine errors into gRPC statuses naming the offending field. Around them: [`call_layer`] (per-call logs and [`metrics`], the
 //! [`auth`] token check, API calls in flight; [`process_metrics`]), `grpc.health.v1`
 //! health checking and server reflection (`v1` and `v1alpha`); [`config`] is
@@ -23,6 +24,7 @@ pub mod metrics;
 pub mod pool;
 pub mod process_metrics;
 pub mod proto;
+pub mod review;
 pub mod search_runner;
 
 use std::future::Future;

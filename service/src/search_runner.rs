@@ -261,11 +261,19 @@ impl SearchRunner {
         stop: Arc<AtomicBool>,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Status> {
+        self.run_within(stop, self.caps.max_movetime, work).await
+    }
+
+    /// Runs work that takes at most `run` (a review: several searches) on
+    /// the pool, stopped through `stop` at [`SearchRunner::interrupt`].
+    pub async fn run_within<T: Send + 'static>(
+        &self,
+        stop: Arc<AtomicBool>,
+        run: Duration,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Status> {
         let _registered = self.jobs.register(&stop)?;
-        let bound = Bound {
-            run: self.caps.max_movetime,
-            ends_by: None,
-        };
+        let bound = Bound { run, ends_by: None };
         self.pool
             .submit(bound, None, work)
             .map_err(busy)?

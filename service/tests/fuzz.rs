@@ -345,6 +345,38 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 };
                 out.push((8, play.encode_to_vec()));
                 out.push((
+                    10,
+                    proto::SolveRequest {
+                        position: p.clone(),
+                        max_moves: 1,
+                    }
+                    .encode_to_vec(),
+                ));
+                out.push((
+                    11,
+                    proto::RenderRequest {
+                        position: p.clone(),
+                        last_move: mv
+                            .as_ref()
+                            .and_then(|m| match &m.kind {
+                                Some(proto::r#move::Kind::Text(t)) => Some(t.clone()),
+                                _ => None,
+                            })
+                            .unwrap_or_default(),
+                    }
+                    .encode_to_vec(),
+                ));
+                let record = format!("[Game \"{game}\"]\n[Variant \"{variant}\"]\n");
+                out.push((
+                    9,
+                    proto::ReviewRequest {
+                        record,
+                        limits,
+                        searcher: String::new(),
+                    }
+                    .encode_to_vec(),
+                ));
+                out.push((
                     6,
                     proto::NewGameRequest {
                         game: game.clone(),
@@ -358,6 +390,9 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
         out
     })
 }
+
+/// The RPCs of `caber.v1.GameEngine` the fuzzer calls (index 6 is NewGame).
+const RPCS: usize = 12;
 
 /// A refusal must name the field and the problem. Besides bad input, the
 /// service's tiny caps may refuse a perft that outlasts them.
@@ -525,7 +560,7 @@ fn a_position_with_many_problems_lists_a_few() {
 /// Decodes `bytes` as request `rpc` and calls its handler directly.
 async fn call(rpc: usize, bytes: &[u8]) {
     let s = service();
-    let r = match rpc % 9 {
+    let r = match rpc % RPCS {
         0 => match proto::LegalMovesRequest::decode(bytes) {
             Ok(m) => s.legal_moves(Request::new(m)).await.map(drop),
             Err(_) => return,
@@ -580,6 +615,36 @@ async fn call(rpc: usize, bytes: &[u8]) {
             }
             Err(_) => return,
         },
+        9 => match proto::ReviewRequest::decode(bytes) {
+            Ok(mut m) => {
+                // Reviews of long records are legal but slow; keep them short.
+                m.record.truncate(400);
+                match s.review(Request::new(m)).await {
+                    Ok(stream) => {
+                        let mut stream = stream.into_inner();
+                        let mut last = Ok(());
+                        while let Some(update) = stream.next().await {
+                            last = update.map(drop);
+                        }
+                        last
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Err(_) => return,
+        },
+        10 => match proto::SolveRequest::decode(bytes) {
+            // Deep solves are legal but slow; keep them shallow here.
+            Ok(mut m) => {
+                m.max_moves %= 3;
+                s.solve(Request::new(m)).await.map(drop)
+            }
+            Err(_) => return,
+        },
+        11 => match proto::RenderRequest::decode(bytes) {
+            Ok(m) => s.render(Request::new(m)).await.map(drop),
+            Err(_) => return,
+        },
         _ => match proto::NewGameRequest::decode(bytes) {
             Ok(m) => s.new_game(Request::new(m)).await.map(drop),
             Err(_) => return,
@@ -623,7 +688,7 @@ proptest! {
 
     #[test]
     fn every_rpc_survives_random_bytes(
-        rpc in 0usize..9,
+        rpc in 0usize..RPCS,
         bytes in proptest::collection::vec(any::<u8>(), 0..200),
     ) {
         runtime().block_on(call(rpc, &bytes));
@@ -642,7 +707,7 @@ fn the_seeds_cover_every_game_and_rpc() {
         "Schotten Totten views"
     );
     let rpcs: std::collections::BTreeSet<usize> = seeds().iter().map(|(r, _)| *r).collect();
-    assert_eq!(rpcs.len(), 9);
+    assert_eq!(rpcs.len(), RPCS);
     eprintln!(
         "corpus {} texts, {} request seeds",
         corpus().len(),

@@ -3,7 +3,7 @@
 use caber_service::proto;
 
 use super::{status, Session};
-use crate::output;
+use crate::{output, progress};
 
 /// The match options.
 pub struct MatchArgs {
@@ -28,12 +28,13 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
         player_b: args.b.clone(),
         iterations: args.iterations,
     };
-    let reply = session
-        .client
-        .play_match(request)
-        .await
-        .map_err(status)?
-        .into_inner();
+    let spinner = progress::spinner(
+        &format!("{} vs {}: {} games", args.a, args.b, 2 * args.games),
+        session.common.json,
+    );
+    let reply = session.client.play_match(request).await;
+    spinner.finish_and_clear();
+    let reply = reply.map_err(status)?.into_inner();
     output::match_result(&args.a, &args.b, &reply, session.common.json);
     Ok(())
 }

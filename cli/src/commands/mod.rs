@@ -4,7 +4,11 @@ pub mod bench;
 pub mod games;
 pub mod matches;
 pub mod perft;
+pub mod play;
 pub mod position;
+pub mod puzzle;
+pub mod render;
+pub mod review;
 pub mod search;
 pub mod view;
 

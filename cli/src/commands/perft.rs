@@ -3,7 +3,7 @@
 use caber_service::proto;
 
 use super::{status, Session};
-use crate::output;
+use crate::{output, progress};
 
 /// Counts the leaves `depth` plies down, per move with `divide`.
 pub async fn run(session: &mut Session, depth: u32, divide: bool) -> anyhow::Result<()> {
@@ -13,12 +13,10 @@ pub async fn run(session: &mut Session, depth: u32, divide: bool) -> anyhow::Res
         depth,
         divide,
     };
-    let reply = session
-        .client
-        .perft(request)
-        .await
-        .map_err(status)?
-        .into_inner();
+    let spinner = progress::spinner(&format!("perft {depth}"), session.common.json);
+    let reply = session.client.perft(request).await;
+    spinner.finish_and_clear();
+    let reply = reply.map_err(status)?.into_inner();
     output::perft(depth, &reply, divide, session.common.json);
     Ok(())
 }

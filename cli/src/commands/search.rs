@@ -3,10 +3,10 @@
 use caber_service::proto;
 
 use super::{required, status, Session};
-use crate::{output, SearchArgs};
+use crate::{output, progress, SearchArgs};
 
 /// The request's limits; `None` when no limit is given.
-fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
+pub fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
     let any = args.depth > 0 || args.nodes > 0 || args.movetime > 0;
     any.then_some(proto::Limits {
         depth: args.depth,
@@ -43,13 +43,10 @@ pub async fn best(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()
         limits: limits(args, session.common.seed),
         searcher: args.searcher.clone(),
     };
-    let reply = session
-        .client
-        .best_move(request)
-        .await
-        .map_err(status)?
-        .into_inner();
-    output::best(&reply, session.common.json)
+    let spinner = progress::spinner("searching", session.common.json);
+    let reply = session.client.best_move(request).await;
+    spinner.finish_and_clear();
+    output::best(&reply.map_err(status)?.into_inner(), session.common.json)
 }
 
 /// Streams the analysis, one line per update.
@@ -74,9 +71,14 @@ pub async fn analyze(
         .await
         .map_err(status)?
         .into_inner();
+    let spinner = progress::spinner("analysing", session.common.json);
     while let Some(update) = stream.message().await.map_err(status)? {
-        output::analysis(&update, session.common.json);
+        if let Some(stats) = &update.stats {
+            spinner.set_message(format!("depth {} nodes {}", stats.depth, stats.nodes));
+        }
+        spinner.suspend(|| output::analysis(&update, session.common.json));
         if update.r#final {
+            spinner.finish_and_clear();
             return Ok(());
         }
     }

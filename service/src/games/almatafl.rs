@@ -187,4 +187,8 @@ impl Adapter for AlmaTafl {
     fn diagram(position: &Self::Position) -> String {
         position.diagram()
     }
+
+    fn svg(position: &Self::Position, last_move: Option<&Move>) -> String {
+        position.svg(last_move)
+    }
 }

@@ -83,6 +83,12 @@ pub trait Adapter: Send + Sync + 'static {
     /// A terminal drawing of a position.
     fn diagram(position: &Self::Position) -> String;
 
+    /// An SVG drawing of a position, `last_move` (the move that led to it) marked.
+    fn svg(
+        position: &Self::Position,
+        last_move: Option<&<Self::Position as caber_engine::playable::Playable>::Move>,
+    ) -> String;
+
     /// What `player` (`None`: the side to move) knows of a referee's state,
     /// for games with hidden information.
     fn view(_position: &Self::Position, _player: Option<Player>) -> Result<Self::Position, Status> {
@@ -153,6 +159,10 @@ pub struct Searched {
 pub type PerftJob =
     Box<dyn FnOnce(&AtomicBool) -> Result<Vec<(String, u64)>, PerftError> + Send + 'static>;
 
+/// An exact search for a forced win ready to run off the async runtime:
+/// the `Solve` reply (`win_in` 0 when there is none), or `None` if stopped.
+pub type SolveJob = Box<dyn FnOnce(&AtomicBool) -> Option<proto::SolveResponse> + Send + 'static>;
+
 /// The RPCs of one game, typed inside (see [`Registered`]).
 pub trait Game: Send + Sync {
     /// The game's id.
@@ -190,6 +200,12 @@ pub trait Game: Send + Sync {
         depth: u32,
         divide: bool,
     ) -> Result<PerftJob, Status>;
+    /// `Solve`: the shortest forced win within `max_moves` of a position
+    /// whose moves are all known (not a player's view).
+    fn solve(&self, position: &proto::Position, max_moves: u32) -> Result<SolveJob, Status>;
+    /// `Render`: an SVG drawing of a position, `last_move` (text; `""`:
+    /// none) marked.
+    fn render(&self, position: &proto::Position, last_move: &str) -> Result<String, Status>;
     /// `View`: a player's view of a full state.
     fn view(
         &self,

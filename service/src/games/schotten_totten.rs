@@ -513,6 +513,10 @@ impl Adapter for SchottenTotten {
         position.diagram()
     }
 
+    fn svg(position: &Position, last_move: Option<&Move>) -> String {
+        position.svg(last_move)
+    }
+
     fn view(position: &Position, player: Option<Player>) -> Result<Position, Status> {
         position
             .view_of(player)

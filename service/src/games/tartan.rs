@@ -255,4 +255,8 @@ impl Adapter for Tartan {
     fn diagram(position: &Self::Position) -> String {
         position.diagram()
     }
+
+    fn svg(position: &Self::Position, last_move: Option<&Move>) -> String {
+        position.svg(last_move)
+    }
 }

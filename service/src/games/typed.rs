@@ -10,12 +10,15 @@ use caber_engine::search::{Info, Score, Searchable};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
-use super::{move_owner, Adapter, Game, Matches, PerftJob, SearchJob, Searched, TextError};
+use super::{
+    move_owner, Adapter, Game, Matches, PerftJob, SearchJob, Searched, SolveJob, TextError,
+};
 use crate::convert;
 use crate::errors;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
+use caber_engine::solve::{self, Unsolved};
 
 /// The RPCs of the game of adapter `A`.
 pub struct Registered<A>(PhantomData<A>);
@@ -249,6 +252,52 @@ impl<A: Adapter> Game for Registered<A> {
                 Ok(vec![(String::new(), position.perft(depth, stop)?)])
             }
         }))
+    }
+
+    fn solve(&self, message: &proto::Position, max_moves: u32) -> Result<SolveJob, Status> {
+        let position = playable::<A>(message)?;
+        if !position.every_move_known() {
+            return Err(Status::invalid_argument(
+                "position: a player's view hides the other player's cards: \
+                 solve the referee's full state",
+            ));
+        }
+        Ok(Box::new(move |stop| {
+            let solved = match solve::solve(&position, max_moves, stop) {
+                Ok(solved) => solved,
+                Err(Unsolved::NoWin) => return Some(proto::SolveResponse::default()),
+                Err(Unsolved::Stopped) => return None,
+            };
+            let mut at = position.clone();
+            let mut line = Vec::new();
+            for mv in &solved.line {
+                line.push(at.move_text(mv));
+                at = at.after(mv);
+            }
+            Some(proto::SolveResponse {
+                win_in: solved.moves,
+                winning: solved
+                    .winning
+                    .iter()
+                    .map(|m| move_info::<A>(&position, m))
+                    .collect(),
+                line,
+                nodes: solved.nodes,
+            })
+        }))
+    }
+
+    fn render(&self, message: &proto::Position, last_move: &str) -> Result<String, Status> {
+        let position = read::<A>(message)?;
+        let last = match last_move.trim() {
+            "" => None,
+            text => Some(
+                position
+                    .parse_move(text)
+                    .map_err(|e| errors::refused_move("last_move", &MoveError::Notation(e)))?,
+            ),
+        };
+        Ok(A::svg(&position, last.as_ref()))
     }
 
     fn view(

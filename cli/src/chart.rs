@@ -1,0 +1,131 @@
+//! The evaluation chart of a review as SVG: the first player's win
+//! probability after every move, the 50 % line, and the moves judged an
+//! inaccuracy, a mistake or a blunder marked (each with its move, loss and
+//! the better move as a tooltip).
+
+use std::fmt::Write;
+
+use caber_service::proto;
+
+const WIDTH: f64 = 800.0;
+const HEIGHT: f64 = 300.0;
+const MARGIN: f64 = 40.0;
+
+/// XML text with `&`, `<`, `>` and quotes escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The chart of a review's moves; `first` names the first player, `title`
+/// heads it.
+pub fn svg(title: &str, first: &str, moves: &[proto::MoveReview]) -> String {
+    let plies = moves.len().max(1) as f64;
+    let x = |ply: f64| MARGIN + ply / plies * (WIDTH - 2.0 * MARGIN);
+    let y = |win: f64| MARGIN + (1.0 - win) * (HEIGHT - 2.0 * MARGIN);
+    // The first player's win probability before the first move and after each.
+    let first_win = |m: &proto::MoveReview, after: bool| {
+        let w = if after { m.win_after } else { m.win_before };
+        if m.mover == proto::Side::One as i32 {
+            w
+        } else {
+            1.0 - w
+        }
+    };
+    let mut points = Vec::new();
+    if let Some(m) = moves.first() {
+        points.push((0.0, first_win(m, false)));
+    }
+    for m in moves {
+        points.push((f64::from(m.ply), first_win(m, true)));
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(out, "<title>{}</title>", escape(title));
+    let _ = writeln!(
+        out,
+        r##"<rect width="{WIDTH}" height="{HEIGHT}" fill="#fff"/>"##
+    );
+    let _ = writeln!(
+        out,
+        r##"<rect class="plot" x="{MARGIN}" y="{MARGIN}" width="{}" height="{}" fill="#f4f4f4" stroke="#999"/>"##,
+        WIDTH - 2.0 * MARGIN,
+        HEIGHT - 2.0 * MARGIN
+    );
+    let _ = writeln!(
+        out,
+        r##"<line class="even" x1="{MARGIN}" y1="{0}" x2="{1}" y2="{0}" stroke="#999" stroke-dasharray="4 4"/>"##,
+        y(0.5),
+        WIDTH - MARGIN
+    );
+    for (label, win) in [("100%", 1.0), ("50%", 0.5), ("0%", 0.0)] {
+        let _ = writeln!(
+            out,
+            r#"<text class="axis" x="{}" y="{}" text-anchor="end">{label}</text>"#,
+            MARGIN - 4.0,
+            y(win) + 4.0
+        );
+    }
+    let step = moves.len().div_ceil(10).max(1);
+    for ply in (0..=moves.len()).step_by(step) {
+        let _ = writeln!(
+            out,
+            r#"<text class="tick" x="{:.1}" y="{}" text-anchor="middle">{ply}</text>"#,
+            x(ply as f64),
+            HEIGHT - MARGIN + 14.0
+        );
+    }
+    let _ = writeln!(
+        out,
+        r#"<text class="axis" x="{}" y="{}" text-anchor="middle">move</text>"#,
+        WIDTH / 2.0,
+        HEIGHT - 8.0
+    );
+    let _ = writeln!(
+        out,
+        r#"<text class="title" x="{MARGIN}" y="14" font-weight="bold">{}</text>"#,
+        escape(title)
+    );
+    let _ = writeln!(
+        out,
+        r#"<text class="legend" x="{MARGIN}" y="30">{} win probability after each move; marks: inaccuracy (yellow), mistake (orange), blunder (red)</text>"#,
+        escape(first)
+    );
+    let path: Vec<String> = points
+        .iter()
+        .map(|&(ply, win)| format!("{:.1},{:.1}", x(ply), y(win)))
+        .collect();
+    let _ = writeln!(
+        out,
+        r##"<polyline class="win" points="{}" fill="none" stroke="#235" stroke-width="2"/>"##,
+        path.join(" ")
+    );
+    for m in moves {
+        let (class, colour) = match m.judgement() {
+            proto::Judgement::Inaccuracy => ("inaccuracy", "#e6c200"),
+            proto::Judgement::Mistake => ("mistake", "#f08000"),
+            proto::Judgement::Blunder => ("blunder", "#d00000"),
+            _ => continue,
+        };
+        let played = m.played.as_ref().map_or("", |p| p.text.as_str());
+        let best = m.best.as_ref().map_or("", |b| b.text.as_str());
+        let _ = writeln!(
+            out,
+            r#"<circle class="{class}" cx="{:.1}" cy="{:.1}" r="5" fill="{colour}"><title>{}. {} {}: {class} (-{:.2}), best {}</title></circle>"#,
+            x(f64::from(m.ply)),
+            y(first_win(m, true)),
+            m.ply,
+            escape(&m.mover_name),
+            escape(played),
+            m.loss,
+            escape(best)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}

@@ -1,0 +1,269 @@
+//! `caber play`: a person against the engine in the terminal, the game
+//! record saved at the end (docs/RECORDS.md).
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+use caber_engine::record::{GameRecord, RecordResult, RecordedMove};
+use caber_service::proto;
+
+use super::puzzle::{ask, input};
+use super::{apply_request, required, status, Session};
+use crate::output::{out, outcome_text};
+use crate::SearchArgs;
+
+/// How `caber play` is set up.
+pub struct PlayArgs {
+    /// The person's side: `first` or `second`.
+    pub side: String,
+    /// The engine's search of each move (default 1 s).
+    pub search: SearchArgs,
+    /// Where to save the record (default: a dated file in the current directory).
+    pub record: Option<PathBuf>,
+}
+
+/// The civil date and time (UTC) of a Unix time: (y, m, d, h, min, s).
+fn civil(secs: u64) -> (i64, u32, u32, u64, u64, u64) {
+    let days = (secs / 86_400) as i64;
+    let rest = secs % 86_400;
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d, rest / 3600, rest % 3600 / 60, rest % 60)
+}
+
+/// The engine's description in a record: searcher and budget.
+fn engine_name(search: &SearchArgs) -> String {
+    let searcher = if search.searcher.is_empty() {
+        "default searcher"
+    } else {
+        search.searcher.as_str()
+    };
+    let budget = if search.depth > 0 {
+        format!("depth {}", search.depth)
+    } else if search.nodes > 0 {
+        format!("{} nodes", search.nodes)
+    } else {
+        format!(
+            "{} ms",
+            if search.movetime > 0 {
+                search.movetime
+            } else {
+                1000
+            }
+        )
+    };
+    format!("caber {searcher} {budget}")
+}
+
+/// Plays a game: the person types moves (or `hint`, `undo`, `moves`,
+/// `resign`), the engine answers; the record is saved when the game ends,
+/// on `resign`, or when the input ends (then unfinished).
+pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
+    let person = match args.side.as_str() {
+        "first" | "1" => proto::Side::One,
+        "second" | "2" => proto::Side::Two,
+        other => anyhow::bail!("--side {other:?}: first or second"),
+    };
+    let current = session.current().await?;
+    let mut record = GameRecord::new(&session.common.game);
+    let variant = current.position.variant.clone();
+    record.set_tag("Variant", &variant);
+    let (first, second) = match person {
+        proto::Side::One => ("you".to_string(), engine_name(&args.search)),
+        _ => (engine_name(&args.search), "you".to_string()),
+    };
+    record.set_tag("First", &first);
+    record.set_tag("Second", &second);
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d, hh, mm, ss) = civil(now);
+    record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
+    match &session.common.position {
+        Some(text) => record.set_tag("Start", text),
+        None => record.set_tag("Seed", &session.common.seed.to_string()),
+    }
+    if !session.common.moves.trim().is_empty() {
+        // The record starts where the game does: after --moves.
+        record.set_tag("Start", &current.report.text);
+    }
+    let mut history = vec![current.report];
+    let mut input = input();
+    // The history's length when the position was last drawn.
+    let mut shown = None;
+    let (result, reason) = loop {
+        let report = history.last().expect("the start").clone();
+        if let Some(o) = &report.outcome {
+            show(session, &report, person).await?;
+            out!("game over: {}", outcome_text(o));
+            let result = match proto::Side::try_from(o.winner) {
+                Ok(proto::Side::One) => RecordResult::FirstWon,
+                Ok(proto::Side::Two) => RecordResult::SecondWon,
+                _ => RecordResult::Draw,
+            };
+            break (result, o.reason.clone());
+        }
+        let position = required(report.position.clone(), "position")?;
+        if report.side_to_move != person as i32 {
+            let reply = session
+                .client
+                .best_move(proto::BestMoveRequest {
+                    position: Some(position.clone()),
+                    limits: super::search::limits(&args.search, session.common.seed),
+                    searcher: args.search.searcher.clone(),
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            let mv = required(reply.best_move, "best move")?.text;
+            let applied = session
+                .client
+                .apply(apply_request(position, &mv))
+                .await
+                .map_err(status)?
+                .into_inner();
+            out!("caber plays {mv}");
+            record.moves.push(played(&mv));
+            history.push(required(applied.position, "position")?);
+            continue;
+        }
+        if shown != Some(history.len()) {
+            show(session, &report, person).await?;
+            shown = Some(history.len());
+        }
+        let Some(line) = ask(&mut input, "your move> ").await? else {
+            break (RecordResult::Unfinished, "the game was left".to_string());
+        };
+        match line.as_str() {
+            "" => {}
+            "resign" => {
+                let winner = match person {
+                    proto::Side::One => RecordResult::SecondWon,
+                    _ => RecordResult::FirstWon,
+                };
+                break (winner, "resigned".to_string());
+            }
+            "hint" => {
+                let reply = session
+                    .client
+                    .best_move(proto::BestMoveRequest {
+                        position: Some(position),
+                        limits: Some(proto::Limits {
+                            movetime_ms: 300,
+                            ..Default::default()
+                        }),
+                        searcher: args.search.searcher.clone(),
+                    })
+                    .await
+                    .map_err(status)?
+                    .into_inner();
+                out!("hint: {}", required(reply.best_move, "best move")?.text);
+            }
+            "moves" => {
+                let legal = session
+                    .client
+                    .legal_moves(proto::LegalMovesRequest {
+                        position: Some(position),
+                        include_position: false,
+                    })
+                    .await
+                    .map_err(status)?
+                    .into_inner();
+                let texts: Vec<&str> = legal.moves.iter().map(|m| m.text.as_str()).collect();
+                out!("{}", texts.join(" "));
+            }
+            "undo" => {
+                // Back to the person's previous turn: their move and the reply.
+                let back = if history.len() >= 3 { 2 } else { 0 };
+                if back == 0 {
+                    out!("nothing to undo");
+                } else {
+                    history.truncate(history.len() - back);
+                    record.moves.truncate(record.moves.len() - back);
+                    shown = None;
+                }
+            }
+            mv => match session.client.apply(apply_request(position, mv)).await {
+                Ok(applied) => {
+                    let applied = applied.into_inner();
+                    let text = required(applied.r#move, "move")?.text;
+                    record.moves.push(played(&text));
+                    history.push(required(applied.position, "position")?);
+                }
+                Err(e) => out!("{}: try again (moves, hint, undo, resign)", e.message()),
+            },
+        }
+    };
+    record.set_tag("Result", result.tag());
+    record.set_tag("Reason", &reason);
+    let path = args.record.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "caber-{}-{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}.record",
+            session.common.game
+        ))
+    });
+    save(&record, &path)
+}
+
+fn played(text: &str) -> RecordedMove {
+    RecordedMove {
+        text: text.to_string(),
+        comments: Vec::new(),
+        eval: None,
+    }
+}
+
+fn save(record: &GameRecord, path: &Path) -> anyhow::Result<()> {
+    std::fs::write(path, record.to_string())
+        .with_context(|| format!("cannot save the record to {}", path.display()))?;
+    out!("record saved to {}", path.display());
+    Ok(())
+}
+
+/// Shows the position as the person sees it: their view in a game with
+/// hidden information.
+async fn show(
+    session: &mut Session,
+    report: &proto::PositionReport,
+    person: proto::Side,
+) -> anyhow::Result<()> {
+    let position = required(report.position.clone(), "position")?;
+    let view = session
+        .client
+        .view(proto::ViewRequest {
+            position: Some(position),
+            player: person as i32,
+        })
+        .await;
+    let shown = match view {
+        Ok(v) => required(v.into_inner().position, "view")?,
+        // A game without hidden information: the position is its own view.
+        Err(e) if e.code() == tonic::Code::InvalidArgument => report.clone(),
+        Err(e) => return Err(status(e)),
+    };
+    out!("{}", shown.diagram.trim_end());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil;
+
+    #[test]
+    fn unix_times_become_civil_dates() {
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        // 2026-12-01 19:15:32 UTC.
+        assert_eq!(civil(1_796_152_532), (2026, 12, 1, 19, 15, 32));
+        // 2000-02-29, a leap day.
+        assert_eq!(civil(951_782_400), (2000, 2, 29, 0, 0, 0));
+    }
+}

@@ -1,0 +1,595 @@
+//! `caber puzzle solve|play|generate`: puzzles (docs/PUZZLES.md) solved by
+//! the service's exact `Solve`, played in the terminal, or mined from games.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use caber_engine::record::GameRecord;
+use caber_service::proto::{self, position::State};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use super::{apply_request, required, status, Session};
+use crate::output::{counted, out};
+use crate::progress;
+use crate::puzzles::{self, Puzzle};
+
+/// A text position of `game`.
+fn text_position(game: &str, variant: &str, text: &str) -> proto::Position {
+    proto::Position {
+        game: game.to_string(),
+        variant: variant.to_string(),
+        state: Some(State::Text(text.to_string())),
+    }
+}
+
+/// The puzzle's position as the service reads it.
+fn position_of(puzzle: &Puzzle) -> proto::Position {
+    text_position(&puzzle.game, &puzzle.variant, &puzzle.position)
+}
+
+async fn solve_call(
+    session: &mut Session,
+    position: proto::Position,
+    max_moves: u32,
+) -> anyhow::Result<proto::SolveResponse> {
+    let request = proto::SolveRequest {
+        position: Some(position),
+        max_moves,
+    };
+    Ok(session
+        .client
+        .solve(request)
+        .await
+        .map_err(status)?
+        .into_inner())
+}
+
+/// `caber puzzle solve FILE`: the engine solves each puzzle; reports where
+/// it disagrees with the file (another length, another or a second winning
+/// first move, another line) and fails if it does anywhere.
+pub async fn solve(session: &mut Session, file: &Path) -> anyhow::Result<()> {
+    let all = puzzles::read(file)?;
+    let json = session.common.json;
+    let bar = progress::bar(all.len() as u64, "solving puzzle", json);
+    let started = Instant::now();
+    let mut disagreements = Vec::new();
+    for puzzle in &all {
+        let n = puzzle.win_in()?;
+        let reply = solve_call(session, position_of(puzzle), n)
+            .await
+            .with_context(|| format!("puzzle {}", puzzle.id))?;
+        let winning: Vec<&str> = reply.winning.iter().map(|m| m.text.as_str()).collect();
+        let problem = if reply.win_in == 0 {
+            Some(format!("no win in {n} found"))
+        } else if reply.win_in != n {
+            Some(format!("a win in {} instead of {n}", reply.win_in))
+        } else if winning != [puzzle.solution[0].as_str()] {
+            Some(format!(
+                "winning first moves {winning:?}, the file says {}",
+                puzzle.solution[0]
+            ))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            disagreements.push((puzzle.id.clone(), problem));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let solved = all.len() - disagreements.len();
+    if json {
+        let list: Vec<_> = disagreements
+            .iter()
+            .map(|(id, problem)| json!({ "id": id, "problem": problem }))
+            .collect();
+        out!(
+            "{}",
+            json!({ "solved": solved, "total": all.len(), "seconds": seconds, "disagreements": list })
+        );
+    } else {
+        for (id, problem) in &disagreements {
+            out!("{id}: {problem}");
+        }
+        out!("solved {solved} of {} in {seconds:.2} s", all.len());
+    }
+    if disagreements.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "the engine disagrees with {}",
+            counted(disagreements.len() as u32, "puzzle", "puzzles")
+        )
+    }
+}
+
+/// What `caber puzzle generate` mines.
+pub struct GenerateArgs {
+    /// Puzzles to find.
+    pub count: usize,
+    /// Longest win looked for, in the solver's moves.
+    pub max_moves: u32,
+    /// Game records to mine instead of self-play games.
+    pub from: Vec<PathBuf>,
+    /// Nodes of each self-play move's search.
+    pub nodes: u64,
+    /// Where to write the puzzles (standard output without).
+    pub out: Option<PathBuf>,
+    /// Most self-play games.
+    pub games: u32,
+}
+
+/// Positions along one game, each a candidate.
+struct Mined {
+    puzzles: Vec<Puzzle>,
+    seen: HashSet<String>,
+    positions: u64,
+}
+
+impl Mined {
+    /// Adds `report`'s position if its side to move has one winning move.
+    async fn try_position(
+        &mut self,
+        session: &mut Session,
+        report: &proto::PositionReport,
+        max_moves: u32,
+    ) -> anyhow::Result<()> {
+        if report.outcome.is_some() || !self.seen.insert(report.text.clone()) {
+            return Ok(());
+        }
+        self.positions += 1;
+        let position = required(report.position.clone(), "position")?;
+        let solved = solve_call(session, position.clone(), max_moves).await?;
+        if solved.win_in == 0 || solved.winning.len() != 1 {
+            return Ok(());
+        }
+        let first = session
+            .client
+            .apply(apply_request(position.clone(), &solved.line[0]))
+            .await
+            .map_err(status)?
+            .into_inner();
+        let mut tags = vec![format!("win-in-{}", solved.win_in)];
+        for event in first.events {
+            if !tags.contains(&event.kind) {
+                tags.push(event.kind);
+            }
+        }
+        self.puzzles.push(Puzzle {
+            id: format!(
+                "{}-{}-{:016x}",
+                position.game,
+                position.variant,
+                fnv(&report.text)
+            ),
+            game: position.game,
+            variant: position.variant,
+            position: report.text.clone(),
+            goal: format!("win in {}", solved.win_in),
+            solution: solved.line,
+            rating: Puzzle::rating(solved.win_in, solved.nodes),
+            tags,
+        });
+        Ok(())
+    }
+}
+
+/// FNV-1a of a position's text: a stable puzzle id.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// `caber puzzle generate`: mines self-play games (or `--from` records) for
+/// positions whose side to move has exactly one winning first move, one
+/// puzzle a game at most (the first such position).
+pub async fn generate(session: &mut Session, args: &GenerateArgs) -> anyhow::Result<()> {
+    let json = session.common.json;
+    let bar = progress::bar(args.count as u64, "puzzles found", json);
+    let mut mined = Mined {
+        puzzles: Vec::new(),
+        seen: HashSet::new(),
+        positions: 0,
+    };
+    let mut games = 0;
+    if args.from.is_empty() {
+        let mut rng = ChaCha8Rng::seed_from_u64(session.common.seed);
+        while mined.puzzles.len() < args.count && games < args.games {
+            games += 1;
+            let seed = session.common.seed.wrapping_add(u64::from(games));
+            self_play(session, &mut mined, args, &mut rng, seed, &bar).await?;
+        }
+    } else {
+        for file in &args.from {
+            if mined.puzzles.len() >= args.count {
+                break;
+            }
+            games += 1;
+            replay(session, &mut mined, args, file, &bar).await?;
+        }
+    }
+    bar.finish_and_clear();
+    mined.puzzles.truncate(args.count);
+    if mined.puzzles.is_empty() {
+        anyhow::bail!(
+            "no puzzle found in {} ({} positions tried)",
+            counted(games, "game", "games"),
+            mined.positions
+        );
+    }
+    let lines: String = mined
+        .puzzles
+        .iter()
+        .map(|p| puzzles::line(p) + "\n")
+        .collect();
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, lines)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let summary = json!({
+                "puzzles": mined.puzzles.len(),
+                "games": games,
+                "positions": mined.positions,
+                "file": path.display().to_string(),
+            });
+            if json {
+                out!("{summary}");
+            } else {
+                out!(
+                    "{} written to {} ({}, {} positions tried)",
+                    counted(mined.puzzles.len() as u32, "puzzle", "puzzles"),
+                    path.display(),
+                    counted(games, "game", "games"),
+                    mined.positions
+                );
+            }
+        }
+        None => print!("{lines}"),
+    }
+    Ok(())
+}
+
+/// One self-play game: a third of the moves at random, the others the
+/// engine's within `args.nodes`; every position tried.
+async fn self_play(
+    session: &mut Session,
+    mined: &mut Mined,
+    args: &GenerateArgs,
+    rng: &mut ChaCha8Rng,
+    seed: u64,
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<()> {
+    let start = session
+        .client
+        .new_game(proto::NewGameRequest {
+            game: session.common.game.clone(),
+            variant: session.common.variant.clone(),
+            seed,
+        })
+        .await
+        .map_err(status)?
+        .into_inner();
+    let mut report = required(start.position, "position")?;
+    for _ in 0..400 {
+        if mined.puzzles.len() >= args.count || report.outcome.is_some() {
+            break;
+        }
+        let before = mined.puzzles.len();
+        mined.try_position(session, &report, args.max_moves).await?;
+        if mined.puzzles.len() > before {
+            // One puzzle a game: the next positions of the same game would
+            // mostly be the same puzzle again.
+            bar.inc(1);
+            break;
+        }
+        let position = required(report.position.clone(), "position")?;
+        let mv = if rng.random_bool(1.0 / 3.0) {
+            let moves = session
+                .client
+                .legal_moves(proto::LegalMovesRequest {
+                    position: Some(position.clone()),
+                    include_position: false,
+                })
+                .await
+                .map_err(status)?
+                .into_inner()
+                .moves;
+            match moves.get(rng.random_range(0..moves.len().max(1))) {
+                Some(m) => m.text.clone(),
+                None => break,
+            }
+        } else {
+            let best = session
+                .client
+                .best_move(proto::BestMoveRequest {
+                    position: Some(position.clone()),
+                    limits: Some(proto::Limits {
+                        nodes: args.nodes,
+                        seed: rng.random(),
+                        ..Default::default()
+                    }),
+                    searcher: String::new(),
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            required(best.best_move, "best move")?.text
+        };
+        let applied = session
+            .client
+            .apply(apply_request(position, &mv))
+            .await
+            .map_err(status)?
+            .into_inner();
+        report = required(applied.position, "position")?;
+    }
+    Ok(())
+}
+
+/// The positions of a game record, every one tried.
+async fn replay(
+    session: &mut Session,
+    mined: &mut Mined,
+    args: &GenerateArgs,
+    file: &Path,
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read the game record {}", file.display()))?;
+    let record = GameRecord::parse(&text).with_context(|| file.display().to_string())?;
+    let mut report = record_start(session, &record).await?;
+    for (i, mv) in record.moves.iter().enumerate() {
+        if mined.puzzles.len() >= args.count {
+            return Ok(());
+        }
+        let before = mined.puzzles.len();
+        mined.try_position(session, &report, args.max_moves).await?;
+        if mined.puzzles.len() > before {
+            bar.inc(1);
+            return Ok(());
+        }
+        let position = required(report.position.clone(), "position")?;
+        let applied = session
+            .client
+            .apply(apply_request(position, &mv.text))
+            .await
+            .map_err(|s| status(s).context(format!("{}: move {}", file.display(), i + 1)))?
+            .into_inner();
+        report = required(applied.position, "position")?;
+    }
+    Ok(())
+}
+
+/// A record's start position: its Start tag, or its variant's start (with its Seed).
+pub async fn record_start(
+    session: &mut Session,
+    record: &GameRecord,
+) -> anyhow::Result<proto::PositionReport> {
+    let variant = record.tag("Variant").unwrap_or_default();
+    match record.tag("Start") {
+        Some(text) => {
+            let reply = session
+                .client
+                .legal_moves(proto::LegalMovesRequest {
+                    position: Some(text_position(record.game(), variant, text)),
+                    include_position: true,
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            required(reply.position, "position")
+        }
+        None => {
+            let seed = record
+                .tag("Seed")
+                .map(|s| s.parse::<u64>().context("the Seed tag is not a number"))
+                .transpose()?
+                .unwrap_or(0);
+            let reply = session
+                .client
+                .new_game(proto::NewGameRequest {
+                    game: record.game().to_string(),
+                    variant: variant.to_string(),
+                    seed,
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            required(reply.position, "position")
+        }
+    }
+}
+
+/// The start of the solution move's text, up to its first separator: a
+/// hint that names the piece or card without the whole move.
+fn hint(mv: &str) -> &str {
+    let end = mv
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| matches!(c, '-' | '@' | ' '))
+        .map_or(mv.len(), |(i, _)| i);
+    &mv[..end]
+}
+
+/// Lines typed by the user.
+pub type Input = tokio::io::Lines<BufReader<tokio::io::Stdin>>;
+
+/// The user's input on standard input.
+pub fn input() -> Input {
+    BufReader::new(tokio::io::stdin()).lines()
+}
+
+/// Asks `prompt` and reads one line (`None` at the end of the input).
+pub async fn ask(input: &mut Input, prompt: &str) -> anyhow::Result<Option<String>> {
+    use std::io::Write;
+    print!("{prompt}");
+    std::io::stdout().flush().ok();
+    let line = input
+        .next_line()
+        .await
+        .context("cannot read standard input")?;
+    if line.is_none() {
+        println!();
+    }
+    Ok(line.map(|l| l.trim().to_string()))
+}
+
+/// How a puzzle ended in `caber puzzle play`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// Solved without a wrong move or a hint.
+    Clean,
+    /// Solved after wrong moves or hints.
+    Helped,
+    /// Given up (`solution`), or the input ended.
+    Failed,
+}
+
+/// `caber puzzle play FILE`: each puzzle in turn; the user plays the
+/// solver's moves, the defence answers from the solution line.
+pub async fn play(session: &mut Session, file: &Path) -> anyhow::Result<()> {
+    let all = puzzles::read(file)?;
+    let mut input = input();
+    let mut endings = Vec::new();
+    for (i, puzzle) in all.iter().enumerate() {
+        out!(
+            "puzzle {} of {}: {} (rating {}, {}; {})",
+            i + 1,
+            all.len(),
+            puzzle.id,
+            puzzle.rating,
+            puzzle.goal,
+            puzzle.tags.join(", ")
+        );
+        let ending = play_one(session, puzzle, &mut input).await?;
+        let done = ending.is_none();
+        endings.push(ending.unwrap_or(Ending::Failed));
+        if done {
+            break;
+        }
+    }
+    let clean = endings.iter().filter(|&&e| e == Ending::Clean).count();
+    let helped = endings.iter().filter(|&&e| e == Ending::Helped).count();
+    out!(
+        "score: {} of {} solved ({} without help), {} played",
+        clean + helped,
+        all.len(),
+        clean,
+        endings.len()
+    );
+    Ok(())
+}
+
+/// Plays one puzzle; `None` when the input ended (or `quit`).
+async fn play_one(
+    session: &mut Session,
+    puzzle: &Puzzle,
+    input: &mut Input,
+) -> anyhow::Result<Option<Ending>> {
+    let start = session
+        .client
+        .legal_moves(proto::LegalMovesRequest {
+            position: Some(position_of(puzzle)),
+            include_position: true,
+        })
+        .await
+        .map_err(status)?
+        .into_inner();
+    let start = required(start.position, "position")?;
+    let solver = start.side_to_move_name.clone();
+    // The positions so far, and the index into the solution line.
+    let mut history = vec![start];
+    let mut at = 0;
+    let mut helped = false;
+    out!("{}", history[0].diagram.trim_end());
+    out!("{solver} to move: {}", puzzle.goal);
+    loop {
+        let current = history.last().expect("the start").clone();
+        let Some(line) = ask(input, "your move> ").await? else {
+            return Ok(None);
+        };
+        let expected = &puzzle.solution[at];
+        match line.as_str() {
+            "" => continue,
+            "quit" => return Ok(None),
+            "hint" => {
+                helped = true;
+                out!("hint: the move starts with {}", hint(expected));
+                continue;
+            }
+            "solution" => {
+                out!("solution: {}", puzzle.solution[at..].join(", "));
+                return Ok(Some(Ending::Failed));
+            }
+            "undo" => {
+                if at >= 2 {
+                    history.truncate(history.len() - 2);
+                    at -= 2;
+                    let back = history.last().expect("the start");
+                    out!("{}", back.diagram.trim_end());
+                } else {
+                    out!("nothing to undo");
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let position = required(current.position.clone(), "position")?;
+        let reply = match session.client.apply(apply_request(position, &line)).await {
+            Ok(r) => r.into_inner(),
+            Err(e) => {
+                out!("{}: try again (hint, undo, solution, quit)", e.message());
+                continue;
+            }
+        };
+        let played = required(reply.r#move.clone(), "move")?.text;
+        let after = required(reply.position, "position")?;
+        let last = at + 1 == puzzle.solution.len();
+        let wins_now = after
+            .outcome
+            .as_ref()
+            .is_some_and(|o| o.winner_name == solver);
+        if played != *expected && !(last && wins_now) {
+            helped = true;
+            out!("{played} is not the solution: try again");
+            continue;
+        }
+        out!("{played}: correct");
+        history.push(after);
+        at += 1;
+        if at == puzzle.solution.len() || wins_now {
+            let end = history.last().expect("a position");
+            out!("{}", end.diagram.trim_end());
+            out!("solved!");
+            return Ok(Some(if helped {
+                Ending::Helped
+            } else {
+                Ending::Clean
+            }));
+        }
+        // The defence, from the solution line.
+        let defence = &puzzle.solution[at];
+        let position = required(
+            history.last().expect("a position").position.clone(),
+            "position",
+        )?;
+        let answer = session
+            .client
+            .apply(apply_request(position, defence))
+            .await
+            .map_err(status)?
+            .into_inner();
+        out!("the opponent plays {defence}");
+        let answered = required(answer.position, "position")?;
+        out!("{}", answered.diagram.trim_end());
+        history.push(answered);
+        at += 1;
+    }
+}

@@ -1,0 +1,357 @@
+//! `caber review`, `puzzle solve|play|generate`, `play` and `render`
+//! through the real binary: outputs, files (SVG parsed as XML, records read
+//! back), interactive sessions driven through standard input, and bad input.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use caber_engine::record::GameRecord;
+use serde_json::Value;
+
+fn caber(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_caber"))
+        .args(args)
+        .output()
+        .expect("caber runs")
+}
+
+/// `caber args` with `input` on standard input.
+fn caber_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caber"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("caber runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "caber failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn failed(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// A fresh temporary directory for one test.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("caber-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Red could crown its Cathedral but steps aside; blue crowns its own.
+const BLUNDER: &str = "[Game \"tartan\"]\n\
+                       [Start \"play C4=r4,F6=b4 D4,G6 0,0 0 r -\"]\n\
+                       \n\
+                       1. B:D4-D3\n\
+                       2. B:G6-F6\n";
+
+#[test]
+fn review_judges_every_move_as_text_json_and_a_chart() {
+    let dir = temp("review");
+    let game = dir.join("blunder.record");
+    std::fs::write(&game, BLUNDER).unwrap();
+    let chart = dir.join("chart.svg");
+    let text = ok(&caber(&[
+        "review",
+        path(&game),
+        "--depth",
+        "2",
+        "--chart",
+        path(&chart),
+    ]));
+    assert_eq!(
+        text,
+        "review of tartan (standard): 2 moves\n  \
+         1. red       B:D4-D3        win 1.00 -> 0.00  blunder (-1.00), best B:D4-C4 (mate_plies 1)\n  \
+         2. blue      B:G6-F6        win 1.00 -> 1.00\n\
+         red: accuracy 0.0%, 0 inaccuracies, 0 mistakes, 1 blunder\n\
+         blue: accuracy 100.0%, 0 inaccuracies, 0 mistakes, 0 blunders\n\
+         result: blue won (coronation)\n"
+    );
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("the chart is XML");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    let class = |c: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(c))
+            .count()
+    };
+    assert_eq!(class("blunder"), 1);
+    assert_eq!(class("mistake") + class("inaccuracy"), 0);
+    let line = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("win"))
+        .unwrap();
+    assert_eq!(line.attribute("points").unwrap().split(' ').count(), 3);
+    let json: Value = serde_json::from_str(&ok(&caber(&[
+        "review",
+        path(&game),
+        "--depth",
+        "2",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(json["moves"][0]["judgement"], "blunder");
+    assert_eq!(json["moves"][0]["best"], "B:D4-C4");
+    assert_eq!(json["players"][0]["blunders"], 1);
+    assert_eq!(json["result"], "blue won (coronation)");
+}
+
+#[test]
+fn review_refuses_bad_files_and_records() {
+    let dir = temp("review-bad");
+    let err = failed(&caber(&["review", path(&dir.join("missing.record"))]));
+    assert!(
+        err.starts_with("error: cannot read the game record"),
+        "{err}"
+    );
+    let bad = dir.join("bad.record");
+    std::fs::write(&bad, "[Game \"tablut\"]\n\n1. d1-d2\n2. d1-d2\n").unwrap();
+    let err = failed(&caber(&["review", path(&bad), "--depth", "1"]));
+    assert!(
+        err.starts_with("error: record: move 2 (\"d1-d2\"): move: illegal move"),
+        "{err}"
+    );
+    std::fs::write(&bad, "[Game \"chess\"]\n").unwrap();
+    let err = failed(&caber(&["review", path(&bad)]));
+    assert!(err.contains("unknown game \"chess\""), "{err}");
+}
+
+fn shipped(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles")
+        .join(file)
+}
+
+#[test]
+fn puzzle_solve_agrees_with_a_shipped_set_and_names_disagreements() {
+    let text = ok(&caber(&["puzzle", "solve", path(&shipped("tartan.jsonl"))]));
+    assert!(text.starts_with("solved 30 of 30 in "), "{text}");
+    // A puzzle whose solution is not the winning move.
+    let dir = temp("solve");
+    let wrong = dir.join("wrong.jsonl");
+    std::fs::write(
+        &wrong,
+        "{\"id\":\"w\",\"game\":\"tartan\",\"variant\":\"standard\",\
+         \"position\":\"play C4=r4,G7=b1 D4,I9 0,0 0 r -\",\"goal\":\"win in 1\",\
+         \"solution\":[\"B:D4-D5\"],\"rating\":700,\"tags\":[]}\n",
+    )
+    .unwrap();
+    let out = caber(&["puzzle", "solve", path(&wrong)]);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("w: winning first moves [\"B:D4-C4\"], the file says B:D4-D5"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("solved 0 of 1"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the engine disagrees with 1 puzzle"));
+    let err = failed(&caber(&["puzzle", "solve", path(&dir.join("none.jsonl"))]));
+    assert!(err.contains("cannot read the puzzle file"), "{err}");
+}
+
+/// Two puzzles driven through standard input: a wrong move, a hint, the
+/// solution; then a move that is no move, an undo, and the win in two.
+#[test]
+fn puzzle_play_reads_moves_hints_and_undo_from_standard_input() {
+    let dir = temp("play-puzzles");
+    let file = dir.join("two.jsonl");
+    std::fs::write(
+        &file,
+        "{\"id\":\"one\",\"game\":\"tartan\",\"variant\":\"standard\",\
+         \"position\":\"play C4=r4,G7=b1 D4,I9 0,0 0 r -\",\"goal\":\"win in 1\",\
+         \"solution\":[\"B:D4-C4\"],\"rating\":700,\"tags\":[\"win-in-1\"]}\n\
+         {\"id\":\"two\",\"game\":\"tartan\",\"variant\":\"standard\",\
+         \"position\":\"play E1=b1,F2=r1,E4=r2,G4=r2,A5=b1,C5=r1,I5=r1,B6=b1,D7=r1,D8=b1,F9=b1,I9=r1 \
+         E5,E6 0,1 3 r 55f372596ca1fd02,a6d8c3b103c2438d,acdd04e70b0c5f19\",\"goal\":\"win in 2\",\
+         \"solution\":[\"G4-E4\",\"E1-D1\",\"B:E5-E4\"],\"rating\":1341,\"tags\":[]}\n",
+    )
+    .unwrap();
+    let out = caber_with_input(
+        &["puzzle", "play", path(&file)],
+        "B:D4-D5\nhint\nB:D4-C4\nZZ\nG4-E4\nundo\nG4-E4\nB:E5-E4\n",
+    );
+    let text = ok(&out);
+    for expected in [
+        "puzzle 1 of 2: one (rating 700, win in 1; win-in-1)",
+        "your move> B:D4-D5 is not the solution: try again",
+        "your move> hint: the move starts with B:D4",
+        "your move> B:D4-C4: correct",
+        "move.text: bad move notation: \"ZZ\" is not a cell of the Tartan board: try again",
+        "the opponent plays E1-D1",
+        "score: 2 of 2 solved (1 without help), 2 played",
+    ] {
+        assert!(text.contains(expected), "{expected:?} missing in\n{text}");
+    }
+    assert_eq!(text.matches("solved!").count(), 2);
+}
+
+#[test]
+fn puzzle_generate_mines_games_for_unique_wins() {
+    let dir = temp("generate");
+    let out = dir.join("p.jsonl");
+    let text = ok(&caber(&[
+        "--game",
+        "tablut",
+        "--variant",
+        "ashton",
+        "puzzle",
+        "generate",
+        "--count",
+        "3",
+        "--out",
+        path(&out),
+    ]));
+    assert!(text.starts_with("3 puzzles written to "), "{text}");
+    let lines = std::fs::read_to_string(&out).unwrap();
+    let puzzles: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(puzzles.len(), 3);
+    for p in &puzzles {
+        assert_eq!(
+            (p["game"].as_str(), p["variant"].as_str()),
+            (Some("tablut"), Some("ashton"))
+        );
+        let n: usize = p["goal"].as_str().unwrap()[7..].parse().unwrap();
+        assert_eq!(p["solution"].as_array().unwrap().len(), 2 * n - 1);
+        assert!(p["tags"][0].as_str().unwrap().starts_with("win-in-"));
+    }
+    // The engine agrees with what it wrote.
+    let solved = ok(&caber(&["puzzle", "solve", path(&out)]));
+    assert!(solved.starts_with("solved 3 of 3"), "{solved}");
+    // From a record without a puzzle in it: nothing useful, exit 2.
+    let record = dir.join("short.record");
+    std::fs::write(&record, "[Game \"tablut\"]\n\n1. d1-d2\n").unwrap();
+    let err = failed(&caber(&["puzzle", "generate", "--from", path(&record)]));
+    assert!(err.starts_with("error: no puzzle found in 1 game"), "{err}");
+}
+
+/// The SVG of every game's start, parsed as XML, with the pieces, stacks or
+/// cards of the position.
+#[test]
+fn render_draws_every_game_as_svg() {
+    let dir = temp("render");
+    for (game, moves, class, count) in [
+        ("tablut", "d1-d2", "piece black", 16),
+        ("almatafl", "", "piece king", 1),
+        ("tartan", "C4", "stack red h1", 1),
+        ("schotten-totten", "", "card hand first", 6),
+    ] {
+        let file = dir.join(format!("{game}.svg"));
+        let text = ok(&caber(&[
+            "--game",
+            game,
+            "--moves",
+            moves,
+            "render",
+            "--svg",
+            path(&file),
+        ]));
+        assert!(
+            text.starts_with(&format!("{} written (", file.display())),
+            "{text}"
+        );
+        let svg = std::fs::read_to_string(&file).unwrap();
+        let doc = roxmltree::Document::parse(&svg).expect("XML");
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        assert!(doc.root_element().attribute("viewBox").is_some());
+        let found = doc
+            .descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with(class)))
+            .count();
+        assert_eq!(found, count, "{game}: {class}");
+        let marked = doc.descendants().any(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.contains("last-move"))
+        });
+        assert_eq!(marked, !moves.is_empty(), "{game}");
+    }
+    let err = failed(&caber(&[
+        "render",
+        "--svg",
+        path(&dir.join("x.svg")),
+        "--last",
+        "z9",
+    ]));
+    assert!(err.contains("last_move: bad move notation"), "{err}");
+}
+
+/// A game against the engine through standard input: a bad move, the
+/// legal moves, a move, undo, a move, resignation; the record is saved and
+/// reads back.
+#[test]
+fn play_takes_moves_from_standard_input_and_saves_the_record() {
+    let dir = temp("play");
+    let record = dir.join("game.record");
+    let out = caber_with_input(
+        &["play", "--depth", "1", "--record", path(&record)],
+        "e4-e9\nmoves\nd1-d2\nundo\na4-a3\nresign\n",
+    );
+    let text = ok(&out);
+    assert!(
+        text.contains("move: illegal move: e4-e9 is not a legal move here: try again"),
+        "{text}"
+    );
+    assert!(text.contains("a4-a3 a4-a2 a4-a1"), "{text}");
+    assert_eq!(text.matches("caber plays ").count(), 2, "{text}");
+    assert!(text.contains(&format!("record saved to {}", record.display())));
+    let saved = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(saved.game(), "tablut");
+    assert_eq!(saved.tag("First"), Some("you"));
+    assert_eq!(saved.tag("Second"), Some("caber default searcher depth 1"));
+    assert_eq!(saved.tag("Result"), Some("0-1"));
+    assert_eq!(saved.tag("Reason"), Some("resigned"));
+    let moves: Vec<&str> = saved.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves.len(), 2, "a4-a3 and the engine's reply: {moves:?}");
+    assert_eq!(moves[0], "a4-a3");
+    // The record is a valid game: the review replays it.
+    ok(&caber(&["review", path(&record), "--depth", "1"]));
+    let err = failed(&caber(&["--game", "chess", "play"]));
+    assert!(err.contains("unknown game \"chess\""), "{err}");
+}
+
+/// On a terminal (a pseudo-terminal made by `script`) a long command shows
+/// a spinner; piped, it shows nothing but its results.
+#[test]
+fn progress_is_drawn_only_on_a_terminal() {
+    let piped = caber(&["analyze", "--depth", "3"]);
+    assert!(
+        piped.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    let command = format!("{} perft --depth 4", env!("CARGO_BIN_EXE_caber"));
+    let tty = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script runs");
+    let shown = String::from_utf8_lossy(&tty.stdout);
+    assert!(shown.contains("perft 4"), "{shown}");
+    assert!(shown.contains("nodes 18540960"), "{shown}");
+}
