@@ -5,10 +5,14 @@
 
 mod chart;
 mod client;
+mod clock;
 mod commands;
+mod elo;
+mod engines;
 mod output;
 mod progress;
 mod puzzles;
+mod words;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -128,21 +132,40 @@ enum Command {
         #[arg(long, default_value = "")]
         player: String,
     },
-    /// Play a seeded match between two reference players (schotten-totten:
-    /// random, greedy, ismcts), each deal twice with the seats swapped.
+    /// Play a match between two players of any game (engine specs: random,
+    /// uct-baseline, a searcher such as alphabeta:depth=4 or ismcts:nodes=1000,
+    /// default (the game's default searcher), or cmd=TEMPLATE for another
+    /// engine), each opening twice with the seats swapped; prints results per
+    /// seat, the score with its Elo difference, an SPRT verdict with --sprt,
+    /// and writes every game as a record.
     Match {
-        /// Number of deals (2 games each).
-        #[arg(long, default_value_t = 10)]
-        games: u32,
         /// Player A.
-        #[arg(long, default_value = "ismcts")]
+        #[arg(long, default_value = "default")]
         a: String,
         /// Player B.
-        #[arg(long, default_value = "greedy")]
+        #[arg(long, default_value = "random")]
         b: String,
-        /// ISMCTS iterations per move (0: the server's default).
-        #[arg(long, default_value_t = 0)]
-        iterations: u64,
+        /// Games to play (two per opening).
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Budget per move in milliseconds of a searcher given no limit.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Stop once a sequential test decides between elo0 and elo1 (e.g. 0,10).
+        #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt)]
+        sprt: Option<(f64, f64)>,
+        /// Uniformly random plies from the start of each opening.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: u32,
+        /// Opening positions, one per line, instead of random plies.
+        #[arg(long, value_name = "FILE")]
+        openings: Option<PathBuf>,
+        /// Directory for the games' records (default: caber-match-GAME-TIME).
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
     },
     /// Count leaf nodes of the move tree (checks move generation).
     Perft {
@@ -290,16 +313,26 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         } => commands::search::analyze(&mut session, &search, multipv, interval).await,
         Command::View { player } => commands::view::run(&mut session, &player).await,
         Command::Match {
-            games,
             a,
             b,
-            iterations,
+            games,
+            movetime,
+            concurrency,
+            sprt,
+            opening_plies,
+            openings,
+            records,
         } => {
             let args = commands::matches::MatchArgs {
-                games,
                 a,
                 b,
-                iterations,
+                games,
+                movetime,
+                concurrency,
+                sprt,
+                opening_plies,
+                openings,
+                records,
             };
             commands::matches::run(&mut session, args).await
         }
@@ -382,4 +415,21 @@ async fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `--sprt ELO0,ELO1`.
+fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
+    let (a, b) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{text:?}: expected ELO0,ELO1 such as 0,10"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("{t:?} is not a number"))
+    };
+    let (elo0, elo1) = (number(a)?, number(b)?);
+    if elo1 <= elo0 {
+        return Err(format!("{text:?}: ELO1 must be above ELO0"));
+    }
+    Ok((elo0, elo1))
 }

@@ -404,79 +404,14 @@ pub fn counted(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// A match score (wins + half the draws, over the games) with its 95%
-/// Wilson confidence interval.
-pub fn win_rate(wins: u32, draws: u32, games: u32) -> (f64, f64, f64) {
-    if games == 0 {
-        return (0.0, 0.0, 1.0);
-    }
-    let n = f64::from(games);
-    let p = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-    let z = 1.96f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    (p, (centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-/// `match`.
-pub fn match_result(a: &str, b: &str, reply: &proto::PlayMatchResponse, as_json: bool) {
-    let (rate, low, high) = win_rate(reply.a_wins, reply.draws, reply.games);
-    if as_json {
-        return print_json(json!({
-            "player_a": a,
-            "player_b": b,
-            "games": reply.games,
-            "a_wins": reply.a_wins,
-            "b_wins": reply.b_wins,
-            "draws": reply.draws,
-            "a_win_rate": rate,
-            "a_win_rate_95": [low, high],
-            "clamped": reply.clamped,
-        }));
-    }
-    if !reply.clamped.is_empty() {
-        out!("note: {}", reply.clamped);
-    }
-    out!(
-        "{a} vs {b}: {}, {a}: {}, {}, {}",
-        counted(reply.games, "game", "games"),
-        counted(reply.a_wins, "win", "wins"),
-        counted(reply.draws, "draw", "draws"),
-        counted(reply.b_wins, "loss", "losses")
-    );
-    out!(
-        "{a} win rate {:.1}% (95% CI {:.1}%..{:.1}%)",
-        100.0 * rate,
-        100.0 * low,
-        100.0 * high
-    );
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{counted, win_rate};
+    use super::counted;
 
     #[test]
     fn counts_take_the_number_of_their_noun() {
         assert_eq!(counted(1, "loss", "losses"), "1 loss");
         assert_eq!(counted(0, "loss", "losses"), "0 losses");
         assert_eq!(counted(2, "win", "wins"), "2 wins");
-    }
-
-    #[test]
-    fn win_rate_has_a_wilson_interval() {
-        // 10 wins of 20: 0.5, interval 0.5 -+ 1.96 sqrt(0.0125 + 0.0024) / 1.192 = 0.2007.
-        let (p, low, high) = win_rate(10, 0, 20);
-        assert_eq!(p, 0.5);
-        assert!(
-            (low - 0.2993).abs() < 1e-3 && (high - 0.7007).abs() < 1e-3,
-            "{low} {high}"
-        );
-        // Draws count half; all won stays inside 0..1.
-        assert_eq!(win_rate(4, 2, 10).0, 0.5);
-        let (p, low, high) = win_rate(20, 0, 20);
-        assert_eq!(p, 1.0);
-        assert!(low > 0.8 && high == 1.0, "{low} {high}");
     }
 }

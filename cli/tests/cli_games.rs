@@ -93,31 +93,161 @@ fn schotten_totten_view_best_and_the_stones_diagram() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("already a player's view"));
 }
 
+/// A match of any game between engine specs: both seats from each opening,
+/// results per seat, the Elo estimate inside its interval, every game
+/// written as a record that replays; a spec the game does not have fails
+/// every game and the command says so.
 #[test]
-fn match_reports_every_game_and_a_confidence_interval() {
-    let v = json(&[
+fn match_plays_both_seats_and_writes_records() {
+    let dir = std::env::temp_dir().join(format!("caber-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let records = dir.to_str().unwrap();
+    for (game, a, b) in [
+        ("schotten-totten", "greedy", "random"),
+        ("tartan", "alphabeta:depth=1", "random"),
+        ("almatafl", "uct-baseline:nodes=200", "random"),
+    ] {
+        let v = json(&[
+            "--game",
+            game,
+            "--seed",
+            "9",
+            "match",
+            "--games",
+            "4",
+            "--a",
+            a,
+            "--b",
+            b,
+            "--records",
+            records,
+            "--json",
+        ]);
+        assert_eq!(v["games"], 4, "{game}");
+        let seats = |k: &str| {
+            let s = &v[k];
+            s["wins"].as_u64().unwrap()
+                + s["draws"].as_u64().unwrap()
+                + s["losses"].as_u64().unwrap()
+        };
+        assert_eq!(
+            (seats("a_as_first"), seats("a_as_second")),
+            (2, 2),
+            "{game}"
+        );
+        // The estimate lies in its interval; at a score of 0 or 1 the
+        // difference is unbounded on that side (null).
+        let range = v["elo_95"].as_array().unwrap();
+        let (lo, hi) = (range[0].as_f64(), range[1].as_f64());
+        match v["elo"].as_f64() {
+            Some(elo) => assert!(lo.unwrap() <= elo && elo <= hi.unwrap(), "{v}"),
+            None => {
+                let score = v["a_score"].as_f64().unwrap();
+                assert!(score == 0.0 || score == 1.0, "{v}");
+                assert_eq!(
+                    (score == 1.0, lo.is_some(), hi.is_some()),
+                    (true, true, false)
+                );
+                assert!(lo.unwrap() > 0.0, "{v}");
+            }
+        }
+        let first = std::fs::read_to_string(dir.join("game-0001.record")).unwrap();
+        assert!(first.contains(&format!("[Game \"{game}\"]")), "{first}");
+        assert!(first.contains(&format!("[First \"{a}\"]")), "{first}");
+        assert!(first.contains("[Date \"20"), "{first}");
+        let second = std::fs::read_to_string(dir.join("game-0002.record")).unwrap();
+        assert!(
+            second.contains(&format!("[First \"{b}\"]")),
+            "seats swapped: {second}"
+        );
+        // A record replays: the review reads every move.
+        let review = caber(&[
+            "review",
+            dir.join("game-0002.record").to_str().unwrap(),
+            "--nodes",
+            "100",
+        ]);
+        assert!(
+            review.status.success(),
+            "{}",
+            String::from_utf8_lossy(&review.stderr)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    let out = caber(&[
         "--game",
-        "schotten-totten",
-        "--seed",
-        "9",
+        "tablut",
         "match",
         "--games",
-        "3",
+        "2",
         "--a",
-        "greedy",
+        "ismcts",
+        "--records",
+        records,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no game was played") && err.contains("unknown searcher"),
+        "{err}"
+    );
+}
+
+/// `--sprt` stops a lopsided match once decided, on a whole pair of games;
+/// `cmd=` plays another binary (here this one) through its command line.
+#[test]
+fn match_stops_by_sprt_and_plays_an_engine_command() {
+    let dir = std::env::temp_dir().join(format!("caber-sprt-{}", std::process::id()));
+    let records = dir.to_str().unwrap();
+    let v = json(&[
+        "--game",
+        "tablut",
+        "match",
+        "--a",
+        "alphabeta:depth=2",
         "--b",
         "random",
+        "--games",
+        "100",
+        "--sprt",
+        "0,50",
+        "--records",
+        records,
         "--json",
     ]);
-    assert_eq!(v["games"], 6);
-    let count = |k: &str| v[k].as_u64().unwrap();
-    assert_eq!(count("a_wins") + count("b_wins") + count("draws"), 6);
-    let rate = v["a_win_rate"].as_f64().unwrap();
-    let range = v["a_win_rate_95"].as_array().unwrap();
-    let (low, high) = (range[0].as_f64().unwrap(), range[1].as_f64().unwrap());
-    assert!(low <= rate && rate <= high && (0.0..=1.0).contains(&low) && high <= 1.0);
-    let out = caber(&["--game", "tablut", "match", "--games", "1"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("game: matches are played for schotten-totten"));
+    let games = v["games"].as_u64().unwrap();
+    assert_eq!(v["sprt"]["verdict"], "H1", "{v}");
+    assert!(v["sprt"]["llr"].as_f64().unwrap() >= 2.944, "{v}");
+    assert!(games < 100 && games.is_multiple_of(2), "{v}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count() as u64, games);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let template = format!(
+        "cmd={} --game {{game}} --variant {{variant}} --position '{{position}}' best --depth 1 --json",
+        env!("CARGO_BIN_EXE_caber")
+    );
+    let v = json(&[
+        "--game",
+        "tablut",
+        "--variant",
+        "ashton",
+        "match",
+        "--a",
+        &template,
+        "--b",
+        "alphabeta:depth=1",
+        "--games",
+        "2",
+        "--records",
+        records,
+        "--json",
+    ]);
+    assert_eq!(v["games"], 2, "{v}");
+    assert_eq!(v["errors"].as_array().unwrap().len(), 0, "{v}");
+    // The same deterministic engine on both sides of one opening: the two
+    // games are the same game, so the first seat's result repeats.
+    let (first, second) = (&v["a_as_first"], &v["a_as_second"]);
+    assert_eq!(first["wins"], second["losses"], "{v}");
+    assert_eq!(first["draws"], second["draws"], "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -134,7 +134,7 @@ impl GameEngine for EngineService {
                 stats: None,
             }));
         }
-        let search = game.search(position, &r.searcher)?;
+        let search = game.search(position, &r.searcher, requested.as_ref())?;
         let plan = self.runner.plan(requested, timeout);
         let stop = Arc::new(AtomicBool::new(false));
         let finished = self.runner.search(search, plan, stop, |_| {}).await?;
@@ -156,10 +156,9 @@ impl GameEngine for EngineService {
         let timeout = search_runner::timeout(request.metadata());
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
-        let search = game.search(position, &r.searcher)?;
-        let plan = self
-            .runner
-            .plan(convert::limits(r.limits.as_ref()), timeout);
+        let requested = convert::limits(r.limits.as_ref());
+        let search = game.search(position, &r.searcher, requested.as_ref())?;
+        let plan = self.runner.plan(requested, timeout);
         let stop = Arc::new(AtomicBool::new(false));
         let Finished { searched, notes } = self.runner.search(search, plan, stop, |_| {}).await?;
         let (Some(best), Some(line)) = (searched.best, searched.info.lines.first()) else {
@@ -185,10 +184,9 @@ impl GameEngine for EngineService {
         let timeout = search_runner::timeout(request.metadata());
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
-        let search = game.search(position, &r.searcher)?;
-        let mut plan = self
-            .runner
-            .plan(convert::limits(r.limits.as_ref()), timeout);
+        let requested = convert::limits(r.limits.as_ref());
+        let search = game.search(position, &r.searcher, requested.as_ref())?;
+        let mut plan = self.runner.plan(requested, timeout);
         plan.limits.multipv = r.multipv.max(1) as usize;
         plan.limits.report_every = Some(match r.report_interval_ms {
             0 => DEFAULT_REPORT_INTERVAL,
@@ -285,7 +283,9 @@ impl GameEngine for EngineService {
     ) -> Result<Response<Self::ReviewStream>, Status> {
         let r = request.into_inner();
         let replayed = review::replay(&r.record)?;
-        let plan = self.runner.plan(convert::limits(r.limits.as_ref()), None);
+        let requested = convert::limits(r.limits.as_ref());
+        replayed.check_search(&r.searcher, requested.as_ref())?;
+        let plan = self.runner.plan(requested, None);
         let (tx, rx) = mpsc::channel(ANALYZE_BUFFER);
         let runner = self.runner.clone();
         tokio::spawn(async move {

@@ -36,6 +36,17 @@ pub struct Replayed {
     played: Vec<proto::MoveInfo>,
 }
 
+impl Replayed {
+    /// Refuses, before any search starts, a searcher the game lacks or
+    /// limits it cannot keep.
+    pub fn check_search(&self, searcher: &str, limits: Option<&Limits>) -> Result<(), Status> {
+        match self.positions.first().and_then(|p| p.position.as_ref()) {
+            Some(start) => self.game.search(start, searcher, limits).map(drop),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Reads a record's text and replays its moves; errors name the record's
 /// line, tag or move.
 pub fn replay(text: &str) -> Result<Replayed, Status> {
@@ -265,7 +276,11 @@ pub async fn review(
                 if report.outcome.is_some() {
                     return Ok(None);
                 }
-                let job = game.search(report.position.as_ref().expect("a position"), &searcher)?;
+                let job = game.search(
+                    report.position.as_ref().expect("a position"),
+                    &searcher,
+                    Some(&limits),
+                )?;
                 Ok(Some(job(&limits, &stop, &mut |_| {})))
             };
             let mut best: Option<proto::MoveInfo> = None;

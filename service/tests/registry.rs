@@ -72,6 +72,17 @@ async fn list_games_lists_every_game_with_its_searchers() {
         assert!(g.searchers[0].is_default, "{}", g.name);
         assert_eq!(g.searchers.iter().filter(|s| s.is_default).count(), 1);
         assert_eq!(g.players.len(), 2);
+        let by_depth: Vec<(&str, bool)> = g
+            .searchers
+            .iter()
+            .map(|s| (s.name.as_str(), s.by_depth))
+            .collect();
+        let expected: &[(&str, bool)] = if g.name == "schotten-totten" {
+            &[("ismcts", false), ("greedy", true)]
+        } else {
+            &[("alphabeta", true), ("mcts", false)]
+        };
+        assert_eq!(by_depth, expected, "{}", g.name);
     }
 }
 
@@ -156,6 +167,35 @@ async fn every_listed_searcher_finds_a_legal_move() {
                 info.name,
                 searcher.name
             );
+            // A depth limit: kept by a searcher that searches by depth,
+            // refused at once by one that would run to its time cap.
+            let request = proto::BestMoveRequest {
+                position: start.position.clone(),
+                limits: Some(proto::Limits {
+                    depth: 1,
+                    ..Default::default()
+                }),
+                searcher: searcher.name.clone(),
+            };
+            let reply = service.best_move(Request::new(request)).await;
+            match (searcher.by_depth, reply) {
+                (true, Ok(best)) => assert!(best.into_inner().best_move.is_some()),
+                (false, Err(status)) => {
+                    assert_eq!(status.code(), Code::InvalidArgument);
+                    assert_eq!(
+                        status.message(),
+                        format!(
+                            "limits.depth: searcher {} does not search by depth; \
+                             give nodes or movetime_ms",
+                            searcher.name
+                        )
+                    );
+                }
+                (by_depth, reply) => panic!(
+                    "{} {} (by_depth {by_depth}): {reply:?}",
+                    info.name, searcher.name
+                ),
+            }
         }
         let request = proto::BestMoveRequest {
             position: start.position.clone(),

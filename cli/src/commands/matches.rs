@@ -1,40 +1,403 @@
-//! `caber match`: a seeded match between two reference players, played by the service.
+//! `caber match`: a match between two players (engine specs, see
+//! [`crate::engines`]) of any game, played through the service like any
+//! client: each opening twice with the seats swapped, results per seat, the
+//! score with its Elo difference and 95 % interval, an optional SPRT that
+//! stops the match once decided, and every game written as a record.
+//!
+//! Openings, in this order: line `k` of `--openings FILE` (a position per
+//! line); the position of `--position`/`--moves` for every game; for a game
+//! with chance (its start depends on the seed, as Schotten Totten's deal)
+//! the deal of seed `--seed + k`; otherwise the start position after
+//! `--opening-plies` uniformly random plies drawn with seed `--seed + k`
+//! (the same for every match with those flags).
 
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use caber_engine::record::{GameRecord, RecordResult, RecordedMove};
 use caber_service::proto;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use tokio::task::JoinSet;
 
-use super::{status, Session};
-use crate::{output, progress};
+use super::{apply_request, required, status, Session};
+use crate::client::Client;
+use crate::clock::Civil;
+use crate::elo::{self, Sprt, Tally, Verdict};
+use crate::engines::{self, Player};
+use crate::output::{counted, out};
+use crate::progress;
+
+/// The longest game: past it, a draw.
+const MAX_PLIES: usize = 1000;
 
 /// The match options.
 pub struct MatchArgs {
-    /// Deals (each played twice, seats swapped).
-    pub games: u32,
-    /// Player A's name.
+    /// Player A's spec.
     pub a: String,
-    /// Player B's name.
+    /// Player B's spec.
     pub b: String,
-    /// ISMCTS iterations per move (0: the server's default).
-    pub iterations: u64,
+    /// Games (a pair of games per opening).
+    pub games: u32,
+    /// Budget per move of a searcher given no limit, in milliseconds.
+    pub movetime: u32,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The SPRT's Elo bounds, if any.
+    pub sprt: Option<(f64, f64)>,
+    /// Random plies of a generated opening.
+    pub opening_plies: u32,
+    /// A file of opening positions instead.
+    pub openings: Option<PathBuf>,
+    /// Where the records go (default: a dated directory).
+    pub records: Option<PathBuf>,
+}
+
+/// One finished game: A's result and the record.
+struct Played {
+    index: u32,
+    a_first: bool,
+    a_result: Option<bool>,
+    record: GameRecord,
+}
+
+/// What every game shares.
+#[derive(Clone)]
+struct Setup {
+    game: String,
+    variant: String,
+    seed: u64,
+    chance: bool,
+    opening_plies: u32,
+    openings: Vec<String>,
+    a: Player,
+    b: Player,
+    /// The records' `Date` tag: the day the match started.
+    date: String,
 }
 
 /// Plays the match and reports it.
 pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
-    let request = proto::PlayMatchRequest {
-        game: session.common.game.clone(),
-        variant: session.common.variant.clone(),
-        games: args.games,
-        seed: session.common.seed,
-        player_a: args.a.clone(),
-        player_b: args.b.clone(),
-        iterations: args.iterations,
+    let json = session.common.json;
+    let a = engines::parse(&args.a, args.movetime)?;
+    let b = engines::parse(&args.b, args.movetime)?;
+    if args.games == 0 {
+        anyhow::bail!("--games 0: nothing to play");
+    }
+    let openings = match &args.openings {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read --openings {}", path.display()))?
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with(';'))
+            .map(str::to_string)
+            .collect(),
+        None => Vec::new(),
     };
-    let spinner = progress::spinner(
-        &format!("{} vs {}: {} games", args.a, args.b, 2 * args.games),
-        session.common.json,
-    );
-    let reply = session.client.play_match(request).await;
-    spinner.finish_and_clear();
-    let reply = reply.map_err(status)?.into_inner();
-    output::match_result(&args.a, &args.b, &reply, session.common.json);
+    let now = Civil::now();
+    let start = session.current().await?;
+    let given = session.common.position.is_some() || !session.common.moves.trim().is_empty();
+    let openings = if openings.is_empty() && given {
+        // --position/--moves: every game starts there.
+        vec![start.report.text.clone()]
+    } else {
+        openings
+    };
+    let chance = has_chance(session, &start.position.variant).await?;
+    let setup = Setup {
+        game: session.common.game.clone(),
+        variant: start.position.variant.clone(),
+        seed: session.common.seed,
+        chance,
+        opening_plies: args.opening_plies,
+        openings,
+        a,
+        b,
+        date: now.date_tag(),
+    };
+    let dir = args
+        .records
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("caber-match-{}-{}", setup.game, now.stamp())));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let bar = progress::bar(u64::from(args.games), "games", json);
+    let test = args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1 });
+    let mut seats = [Tally::default(); 2];
+    let mut verdict = Verdict::Continue;
+    let mut failures = Vec::new();
+    let mut running = JoinSet::new();
+    let mut next = 0;
+    loop {
+        while next < args.games
+            && running.len() < args.concurrency.max(1)
+            && verdict == Verdict::Continue
+        {
+            let (setup, client) = (setup.clone(), session.client.clone());
+            running.spawn(play_one(setup, client, next));
+            next += 1;
+        }
+        let Some(done) = running.join_next().await else {
+            break;
+        };
+        bar.inc(1);
+        let played = match done.context("a game task failed")? {
+            Ok(played) => played,
+            Err(e) => {
+                failures.push(format!("{e:#}"));
+                continue;
+            }
+        };
+        let seat = &mut seats[usize::from(!played.a_first)];
+        match played.a_result {
+            Some(true) => seat.wins += 1,
+            Some(false) => seat.losses += 1,
+            None => seat.draws += 1,
+        }
+        let file = dir.join(format!("game-{:04}.record", played.index + 1));
+        std::fs::write(&file, played.record.to_string())
+            .with_context(|| format!("cannot write {}", file.display()))?;
+        // Decided on whole pairs only: each opening from both seats.
+        if let Some(test) = test.filter(|_| seats[0].games() == seats[1].games()) {
+            verdict = test.verdict(&seats[0].plus(seats[1]));
+        }
+    }
+    bar.finish_and_clear();
+    let total = seats[0].plus(seats[1]);
+    if total.games() == 0 {
+        anyhow::bail!(
+            "no game was played: {}",
+            failures.first().map_or("?", String::as_str)
+        );
+    }
+    report(&setup, &seats, test, verdict, &failures, &dir, json);
     Ok(())
+}
+
+fn report(
+    setup: &Setup,
+    seats: &[Tally; 2],
+    test: Option<Sprt>,
+    verdict: Verdict,
+    failures: &[String],
+    dir: &Path,
+    json: bool,
+) {
+    let total = seats[0].plus(seats[1]);
+    let (e, lo, hi) = elo::elo_interval(&total);
+    let seat_json = |t: &Tally| json!({ "wins": t.wins, "draws": t.draws, "losses": t.losses });
+    let (verdict_token, verdict_name) = match verdict {
+        Verdict::Continue => ("undecided", "undecided"),
+        Verdict::Stronger => ("H1", "H1: A is stronger by at least elo1"),
+        Verdict::NotStronger => ("H0", "H0: A is not stronger than elo0"),
+    };
+    if json {
+        let sprt = test.map(|t| {
+            json!({
+                "elo0": t.elo0, "elo1": t.elo1, "llr": t.llr(&total),
+                "bounds": [Sprt::BOUNDS.0, Sprt::BOUNDS.1], "verdict": verdict_token,
+            })
+        });
+        out!(
+            "{}",
+            json!({
+                "game": setup.game, "variant": setup.variant,
+                "a": setup.a.spec, "b": setup.b.spec,
+                "games": total.games(),
+                "a_as_first": seat_json(&seats[0]), "a_as_second": seat_json(&seats[1]),
+                "a_score": total.score(), "elo": elo::json(e), "elo_95": [elo::json(lo), elo::json(hi)],
+                "sprt": sprt, "errors": failures, "records": dir.display().to_string(),
+            })
+        );
+        return;
+    }
+    let (a, b) = (&setup.a.spec, &setup.b.spec);
+    out!(
+        "{a} vs {b}: {} of {} ({})",
+        counted(total.games(), "game", "games"),
+        setup.game,
+        setup.variant
+    );
+    for (seat, t) in ["first", "second"].iter().zip(seats) {
+        out!(
+            "{a} as {seat}: {}, {}, {}",
+            counted(t.wins, "win", "wins"),
+            counted(t.draws, "draw", "draws"),
+            counted(t.losses, "loss", "losses")
+        );
+    }
+    out!(
+        "{a} score {:.1}%, Elo {} (95% {} .. {})",
+        100.0 * total.score(),
+        elo::shown(e),
+        elo::shown(lo),
+        elo::shown(hi)
+    );
+    if let Some(t) = test {
+        out!(
+            "SPRT elo0 {} elo1 {}: LLR {:.2} ({:.2} .. {:.2}): {verdict_name}",
+            t.elo0,
+            t.elo1,
+            t.llr(&total),
+            Sprt::BOUNDS.0,
+            Sprt::BOUNDS.1
+        );
+    }
+    for f in failures {
+        out!("error in a game: {f}");
+    }
+    out!("records: {}", dir.display());
+}
+
+/// Plays game `index`: opening `index / 2`, A first in even games.
+async fn play_one(setup: Setup, mut client: Client, index: u32) -> anyhow::Result<Played> {
+    let opening = u64::from(index / 2);
+    let a_first = index.is_multiple_of(2);
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(setup.seed.wrapping_add(opening).wrapping_mul(0x9E37_79B9));
+    let mut report = start(&setup, &mut client, opening).await?;
+    let mut record = GameRecord::new(&setup.game);
+    record.set_tag("Variant", &setup.variant);
+    let (first, second) = if a_first {
+        (&setup.a, &setup.b)
+    } else {
+        (&setup.b, &setup.a)
+    };
+    record.set_tag("First", &first.spec);
+    record.set_tag("Second", &second.spec);
+    record.set_tag("Date", &setup.date);
+    record.set_tag("Round", &(index + 1).to_string());
+    if setup.chance {
+        record.set_tag("Seed", &setup.seed.wrapping_add(opening).to_string());
+    } else {
+        record.set_tag("Start", &report.text);
+    }
+    let mut plies = 0;
+    let outcome = loop {
+        if let Some(o) = report.outcome.clone() {
+            break Some(o);
+        }
+        if plies >= MAX_PLIES {
+            break None;
+        }
+        let position = required(report.position.clone(), "position")?;
+        let mover = if report.side_to_move == proto::Side::One as i32 {
+            first
+        } else {
+            second
+        };
+        let mv = mover
+            .choose(&mut client, &position, &report.text, &mut rng)
+            .await?;
+        let applied = client
+            .apply(apply_request(position, &mv))
+            .await
+            .map_err(|s| status(s).context(format!("{}: move {mv:?}", mover.spec)))?
+            .into_inner();
+        let played = required(applied.r#move, "move")?.text;
+        record.moves.push(RecordedMove {
+            text: played,
+            comments: Vec::new(),
+            eval: None,
+        });
+        report = required(applied.position, "position")?;
+        plies += 1;
+    };
+    let (result, reason, a_result) = match &outcome {
+        Some(o) => match proto::Side::try_from(o.winner) {
+            Ok(proto::Side::One) => (RecordResult::FirstWon, o.reason.clone(), Some(a_first)),
+            Ok(proto::Side::Two) => (RecordResult::SecondWon, o.reason.clone(), Some(!a_first)),
+            _ => (RecordResult::Draw, o.reason.clone(), None),
+        },
+        None => (
+            RecordResult::Draw,
+            format!("{MAX_PLIES} plies without an end"),
+            None,
+        ),
+    };
+    record.set_tag("Result", result.tag());
+    record.set_tag("Reason", &reason);
+    Ok(Played {
+        index,
+        a_first,
+        a_result,
+        record,
+    })
+}
+
+/// Whether the game's start depends on the seed (a shuffled deal): then
+/// openings are deals.
+async fn has_chance(session: &mut Session, variant: &str) -> anyhow::Result<bool> {
+    let mut texts = Vec::new();
+    for seed in [0, 1] {
+        let reply = session
+            .client
+            .new_game(proto::NewGameRequest {
+                game: session.common.game.clone(),
+                variant: variant.to_string(),
+                seed,
+            })
+            .await
+            .map_err(status)?;
+        texts.push(required(reply.into_inner().position, "position")?.text);
+    }
+    Ok(texts[0] != texts[1])
+}
+
+/// Opening `k`'s position.
+async fn start(
+    setup: &Setup,
+    client: &mut Client,
+    k: u64,
+) -> anyhow::Result<proto::PositionReport> {
+    if let Some(text) = setup.openings.get(k as usize % setup.openings.len().max(1)) {
+        let reply = client
+            .legal_moves(proto::LegalMovesRequest {
+                position: Some(proto::Position {
+                    game: setup.game.clone(),
+                    variant: setup.variant.clone(),
+                    state: Some(proto::position::State::Text(text.clone())),
+                }),
+                include_position: true,
+            })
+            .await
+            .map_err(|s| status(s).context(format!("--openings line {}", k + 1)))?;
+        return required(reply.into_inner().position, "position");
+    }
+    let reply = client
+        .new_game(proto::NewGameRequest {
+            game: setup.game.clone(),
+            variant: setup.variant.clone(),
+            seed: setup.seed.wrapping_add(k),
+        })
+        .await
+        .map_err(status)?;
+    let mut report = required(reply.into_inner().position, "position")?;
+    if setup.chance {
+        return Ok(report);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(setup.seed.wrapping_add(k));
+    for _ in 0..setup.opening_plies {
+        if report.outcome.is_some() {
+            break;
+        }
+        let position = required(report.position.clone(), "position")?;
+        let moves = client
+            .legal_moves(proto::LegalMovesRequest {
+                position: Some(position.clone()),
+                include_position: false,
+            })
+            .await
+            .map_err(status)?
+            .into_inner()
+            .moves;
+        let mv = &moves[rng.random_range(0..moves.len())];
+        let applied = client
+            .apply(apply_request(position, &mv.text))
+            .await
+            .map_err(status)?
+            .into_inner();
+        report = required(applied.position, "position")?;
+    }
+    Ok(report)
 }

@@ -2,7 +2,6 @@
 //! record saved at the end (docs/RECORDS.md).
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use caber_engine::record::{GameRecord, RecordResult, RecordedMove};
@@ -10,6 +9,7 @@ use caber_service::proto;
 
 use super::puzzle::{ask, input};
 use super::{apply_request, required, status, Session};
+use crate::clock::Civil;
 use crate::output::{out, outcome_text};
 use crate::SearchArgs;
 
@@ -21,23 +21,6 @@ pub struct PlayArgs {
     pub search: SearchArgs,
     /// Where to save the record (default: a dated file in the current directory).
     pub record: Option<PathBuf>,
-}
-
-/// The civil date and time (UTC) of a Unix time: (y, m, d, h, min, s).
-fn civil(secs: u64) -> (i64, u32, u32, u64, u64, u64) {
-    let days = (secs / 86_400) as i64;
-    let rest = secs % 86_400;
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d, rest / 3600, rest % 3600 / 60, rest % 60)
 }
 
 /// The engine's description in a record: searcher and budget.
@@ -83,11 +66,8 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
     };
     record.set_tag("First", &first);
     record.set_tag("Second", &second);
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d, hh, mm, ss) = civil(now);
-    record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
+    let now = Civil::now();
+    record.set_tag("Date", &now.date_tag());
     match &session.common.position {
         Some(text) => record.set_tag("Start", text),
         None => record.set_tag("Seed", &session.common.seed.to_string()),
@@ -207,8 +187,9 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
     record.set_tag("Reason", &reason);
     let path = args.record.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
-            "caber-{}-{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}.record",
-            session.common.game
+            "caber-{}-{}.record",
+            session.common.game,
+            now.stamp()
         ))
     });
     save(&record, &path)
@@ -252,18 +233,4 @@ async fn show(
     };
     out!("{}", shown.diagram.trim_end());
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::civil;
-
-    #[test]
-    fn unix_times_become_civil_dates() {
-        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
-        // 2026-12-01 19:15:32 UTC.
-        assert_eq!(civil(1_796_152_532), (2026, 12, 1, 19, 15, 32));
-        // 2000-02-29, a leap day.
-        assert_eq!(civil(951_782_400), (2000, 2, 29, 0, 0, 0));
-    }
 }

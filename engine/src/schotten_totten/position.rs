@@ -10,7 +10,7 @@ use crate::game::{variant_name, Game, MoveError, NotationError, Outcome, Player}
 use crate::information::InformationSet;
 use crate::playable::{Applied, PerftError, Playable};
 use crate::played::Played;
-use crate::search::{Searchable, SearcherInfo};
+use crate::search::{Info, Limits, Line, Score, Searchable, Searcher, SearcherInfo};
 
 /// A Schotten Totten position as a client gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,12 +182,50 @@ impl Playable for Position {
     }
 }
 
-/// Schotten Totten's searcher: information-set MCTS with its [`search::Policy`].
-static SEARCHERS: [SearcherInfo<View>; 1] = [SearcherInfo {
-    name: "ismcts",
-    about: "information-set Monte Carlo tree search over the side to move's view",
-    build: || Box::new(search::searcher()),
-}];
+/// Schotten Totten's searchers: information-set MCTS with its
+/// [`search::Policy`] (the default), and the greedy reference player, a
+/// one-move rule of thumb to measure the search against.
+static SEARCHERS: [SearcherInfo<View>; 2] = [
+    SearcherInfo {
+        name: "ismcts",
+        about: "information-set Monte Carlo tree search over the side to move's view",
+        by_depth: false,
+        build: || Box::new(search::searcher()),
+    },
+    SearcherInfo {
+        name: "greedy",
+        about: "the greedy reference player: claims all it can, plays the troop keeping its best formation",
+        // It answers at once, whatever the limits.
+        by_depth: true,
+        build: || Box::new(Greedy),
+    },
+];
+
+/// The greedy reference player ([`super::players::greedy_player`]) as a
+/// searcher: no search, its move as the one line.
+struct Greedy;
+
+impl Searcher<View> for Greedy {
+    fn search(
+        &mut self,
+        root: &View,
+        _limits: &Limits,
+        _stop: &AtomicBool,
+        _progress: &mut dyn FnMut(&Info<Move>),
+    ) -> Info<Move> {
+        let mut info = Info::empty();
+        if let Some(mv) = super::players::greedy_player(root) {
+            info.lines.push(Line {
+                score: Score::Centi(0),
+                moves: vec![mv],
+                visits: 0,
+            });
+            info.depth = 1;
+            info.nodes = 1;
+        }
+        info
+    }
+}
 
 impl Searchable for Position {
     type Root = View;

@@ -64,6 +64,9 @@ pub struct SearcherInfo<R: InformationSet> {
     pub name: &'static str,
     /// One line on what it is.
     pub about: &'static str,
+    /// Whether a depth limit ends its search; one without it (MCTS) must be
+    /// given nodes or a movetime instead, or it would run to its time cap.
+    pub by_depth: bool,
     /// A fresh searcher.
     pub build: fn() -> Box<dyn Searcher<R>>,
 }
@@ -102,6 +105,7 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
         SearcherInfo {
             name: "alphabeta",
             about: "iterative-deepening alpha-beta with a transposition table",
+            by_depth: true,
             build: || {
                 Box::new(alphabeta::AlphaBeta::new(
                     alphabeta::DEFAULT_TT_MB,
@@ -112,6 +116,7 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
         SearcherInfo {
             name: "mcts",
             about: "Monte Carlo tree search (UCT) with uniformly random playouts",
+            by_depth: false,
             build: || Box::new(mcts::Mcts::new(G::Evaluation::default())),
         },
     ]

@@ -191,8 +191,14 @@ pub trait Game: Send + Sync {
     ) -> Result<proto::ApplyResponse, Status>;
     /// The static evaluation of a position that is not over.
     fn evaluate(&self, position: &proto::Position) -> Result<proto::Score, Status>;
-    /// A search of a position that is not over, with the named searcher (`""`: the default).
-    fn search(&self, position: &proto::Position, searcher: &str) -> Result<SearchJob, Status>;
+    /// A search of a position that is not over, with the named searcher
+    /// (`""`: the default), refused if `limits` asks for what it cannot bound.
+    fn search(
+        &self,
+        position: &proto::Position,
+        searcher: &str,
+        limits: Option<&Limits>,
+    ) -> Result<SearchJob, Status>;
     /// A perft count below a position.
     fn perft(
         &self,

@@ -6,7 +6,7 @@ use caber_engine::quote;
 use std::marker::PhantomData;
 
 use caber_engine::playable::Playable;
-use caber_engine::search::{Info, Score, Searchable};
+use caber_engine::search::{Info, Limits, Score, Searchable};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
@@ -156,6 +156,7 @@ impl<A: Adapter> Game for Registered<A> {
                 name: s.name.to_string(),
                 about: s.about.to_string(),
                 is_default: i == 0,
+                by_depth: s.by_depth,
             })
             .collect();
         convert::game_info(A::info(), searchers)
@@ -202,7 +203,12 @@ impl<A: Adapter> Game for Registered<A> {
         Ok(convert::score(Score::Centi(position.static_evaluation())))
     }
 
-    fn search(&self, message: &proto::Position, searcher: &str) -> Result<SearchJob, Status> {
+    fn search(
+        &self,
+        message: &proto::Position,
+        searcher: &str,
+        limits: Option<&Limits>,
+    ) -> Result<SearchJob, Status> {
         let position = playable::<A>(message)?;
         let searchers = A::Position::searchers();
         let entry = if searcher.trim().is_empty() {
@@ -221,6 +227,12 @@ impl<A: Adapter> Game for Registered<A> {
                     ))
                 })?
         };
+        if limits.is_some_and(|l| l.depth.is_some()) && !entry.by_depth {
+            return Err(Status::invalid_argument(format!(
+                "limits.depth: searcher {} does not search by depth; give nodes or movetime_ms",
+                entry.name
+            )));
+        }
         let build = entry.build;
         Ok(Box::new(move |limits, stop, progress| {
             let root = position.search_root();

@@ -1,0 +1,253 @@
+//! The players of `caber match`, by spec:
+//!
+//! - `random`: a uniformly random legal move;
+//! - `uct-baseline`: plain UCT as general game systems ship it (the `mcts`
+//!   searcher: uniformly random playouts, exploration sqrt 2);
+//! - a searcher of the game by name (`alphabeta`, `mcts`, `ismcts`,
+//!   `greedy`, see `caber games`; `default`: the game's default), with
+//!   options `:depth=N,nodes=N,movetime=MS`;
+//! - `cmd=TEMPLATE`: another engine, such as an earlier `caber` binary, run
+//!   once per move: the template's words with `{game}`, `{variant}`,
+//!   `{position}` and `{movetime}` replaced; its last line of output is the
+//!   move, as `bestmove MOVE` or a JSON object with a `"move"` field (what
+//!   `caber best --json` prints).
+
+use anyhow::{bail, Context};
+use caber_service::proto;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::client::Client;
+use crate::commands::status;
+
+/// What plays a side.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Engine {
+    /// A uniformly random legal move.
+    Random,
+    /// One of the game's searchers within limits.
+    Searcher {
+        /// The searcher's name.
+        name: String,
+        /// Its limits.
+        limits: proto::Limits,
+    },
+    /// An external command run once per move.
+    Command {
+        /// The command's words, with placeholders.
+        template: Vec<String>,
+        /// The movetime given as `{movetime}`.
+        movetime: u32,
+    },
+}
+
+/// A player: its spec as given, and what it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    /// The spec as given (the record's player name).
+    pub spec: String,
+    /// What it is.
+    pub engine: Engine,
+}
+
+/// Reads a spec; `movetime` is the budget of a searcher given no limit.
+pub fn parse(spec: &str, movetime: u32) -> anyhow::Result<Player> {
+    let engine = if spec == "random" {
+        Engine::Random
+    } else if let Some(template) = spec.strip_prefix("cmd=") {
+        let template = crate::words::split(template);
+        if template.is_empty() {
+            bail!("engine {spec:?}: cmd= needs a command");
+        }
+        Engine::Command { template, movetime }
+    } else {
+        let (name, options) = spec.split_once(':').unwrap_or((spec, ""));
+        let name = match name {
+            "uct-baseline" => "mcts",
+            "default" => "",
+            "" => bail!("engine {spec:?}: no name"),
+            n => n,
+        };
+        let mut limits = proto::Limits::default();
+        for option in options.split(',').filter(|o| !o.is_empty()) {
+            let (key, value) = option
+                .split_once('=')
+                .with_context(|| format!("engine {spec:?}: {option:?} is not key=value"))?;
+            let number = || {
+                value
+                    .parse::<u64>()
+                    .with_context(|| format!("engine {spec:?}: {key}={value:?} is not a number"))
+            };
+            match key {
+                "depth" => limits.depth = u32::try_from(number()?)?,
+                "nodes" => limits.nodes = number()?,
+                "movetime" => limits.movetime_ms = u32::try_from(number()?)?,
+                _ => bail!("engine {spec:?}: unknown option {key:?} (depth, nodes, movetime)"),
+            }
+        }
+        if limits.depth == 0 && limits.nodes == 0 && limits.movetime_ms == 0 {
+            limits.movetime_ms = movetime;
+        }
+        Engine::Searcher {
+            name: name.to_string(),
+            limits,
+        }
+    };
+    Ok(Player {
+        spec: spec.to_string(),
+        engine,
+    })
+}
+
+impl Player {
+    /// This player's move in `position` (`text` its text notation).
+    pub async fn choose(
+        &self,
+        client: &mut Client,
+        position: &proto::Position,
+        text: &str,
+        rng: &mut ChaCha8Rng,
+    ) -> anyhow::Result<String> {
+        match &self.engine {
+            Engine::Random => {
+                let moves = client
+                    .legal_moves(proto::LegalMovesRequest {
+                        position: Some(position.clone()),
+                        include_position: false,
+                    })
+                    .await
+                    .map_err(status)?
+                    .into_inner()
+                    .moves;
+                if moves.is_empty() {
+                    bail!("{}: no legal move", self.spec);
+                }
+                Ok(moves[rng.random_range(0..moves.len())].text.clone())
+            }
+            Engine::Searcher { name, limits } => {
+                let limits = proto::Limits {
+                    seed: rng.random(),
+                    ..*limits
+                };
+                let reply = client
+                    .best_move(proto::BestMoveRequest {
+                        position: Some(position.clone()),
+                        limits: Some(limits),
+                        searcher: name.clone(),
+                    })
+                    .await
+                    .map_err(status)?
+                    .into_inner();
+                Ok(reply
+                    .best_move
+                    .with_context(|| format!("{}: no move", self.spec))?
+                    .text)
+            }
+            Engine::Command { template, movetime } => {
+                let words: Vec<String> = template
+                    .iter()
+                    .map(|w| {
+                        w.replace("{game}", &position.game)
+                            .replace("{variant}", &position.variant)
+                            .replace("{position}", text)
+                            .replace("{movetime}", &movetime.to_string())
+                    })
+                    .collect();
+                let out = tokio::process::Command::new(&words[0])
+                    .args(&words[1..])
+                    .output()
+                    .await
+                    .with_context(|| format!("{}: cannot run {:?}", self.spec, words[0]))?;
+                let printed = String::from_utf8_lossy(&out.stdout);
+                let last = printed
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("");
+                if !out.status.success() {
+                    bail!(
+                        "{}: exited with {}: {}",
+                        self.spec,
+                        out.status,
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    );
+                }
+                move_of(last).with_context(|| format!("{}: no move in {last:?}", self.spec))
+            }
+        }
+    }
+}
+
+/// The move in an engine's last line: `bestmove MOVE ...` or JSON `{"move": ...}`.
+fn move_of(line: &str) -> Option<String> {
+    if let Some(rest) = line.trim().strip_prefix("bestmove ") {
+        return rest.split_whitespace().next().map(str::to_string);
+    }
+    let json: serde_json::Value = serde_json::from_str(line).ok()?;
+    json["move"].as_str().map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_are_read() {
+        assert_eq!(parse("random", 100).unwrap().engine, Engine::Random);
+        let uct = parse("uct-baseline", 250).unwrap();
+        assert_eq!(
+            uct.engine,
+            Engine::Searcher {
+                name: "mcts".into(),
+                limits: proto::Limits {
+                    movetime_ms: 250,
+                    ..Default::default()
+                }
+            }
+        );
+        let ab = parse("alphabeta:depth=4,nodes=9", 250).unwrap();
+        match ab.engine {
+            Engine::Searcher { name, limits } => {
+                assert_eq!(name, "alphabeta");
+                assert_eq!((limits.depth, limits.nodes, limits.movetime_ms), (4, 9, 0));
+            }
+            other => panic!("{other:?}"),
+        }
+        let cmd = parse("cmd=old/caber --position {position} best --json", 300).unwrap();
+        assert_eq!(
+            cmd.engine,
+            Engine::Command {
+                template: vec![
+                    "old/caber".into(),
+                    "--position".into(),
+                    "{position}".into(),
+                    "best".into(),
+                    "--json".into()
+                ],
+                movetime: 300
+            }
+        );
+        for bad in [
+            "alphabeta:depth",
+            "alphabeta:depth=x",
+            "alphabeta:speed=3",
+            "cmd=",
+            ":depth=3",
+        ] {
+            assert!(parse(bad, 100).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_engines_move_is_read_from_its_last_line() {
+        assert_eq!(
+            move_of("bestmove e4-e5 score cp 3").as_deref(),
+            Some("e4-e5")
+        );
+        assert_eq!(
+            move_of(r#"{"move":"p:G5@3 d:clan","depth":2}"#).as_deref(),
+            Some("p:G5@3 d:clan")
+        );
+        assert_eq!(move_of("nothing"), None);
+    }
+}
