@@ -294,6 +294,14 @@ enum Bench {
         #[arg(long, alias = "rss-pid")]
         server_pid: Option<u32>,
     },
+    /// Uniformly random full games from the start of --game/--variant on one
+    /// thread of this machine's engine (whatever --server says): games per
+    /// second, moves per second, mean game length.
+    Playouts {
+        /// How long to play, in seconds.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+    },
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
@@ -400,6 +408,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 server_pid,
             };
             commands::bench::service(&plan, session.common.json).await
+        }
+        Command::Bench(Bench::Playouts { seconds }) => {
+            let c = &session.common;
+            commands::playouts::run(&c.game, &c.variant, seconds, c.seed, c.json)
         }
     }
 }

@@ -251,3 +251,58 @@ fn match_stops_by_sprt_and_plays_an_engine_command() {
     assert_eq!(first["draws"], second["draws"], "{v}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `bench playouts` plays random games of every game on one thread and
+/// reports rates that follow from its counts; a bad variant is refused.
+#[test]
+fn bench_playouts_reports_random_games_per_second() {
+    for (game, variant) in [
+        ("tablut", "ashton"),
+        ("almatafl", "standard"),
+        ("tartan", "standard"),
+        ("schotten-totten", "tactics"),
+    ] {
+        let v = json(&[
+            "--game",
+            game,
+            "--variant",
+            variant,
+            "bench",
+            "playouts",
+            "--seconds",
+            "0.2",
+            "--json",
+        ]);
+        assert_eq!(
+            (v["game"].as_str(), v["variant"].as_str()),
+            (Some(game), Some(variant))
+        );
+        let (games, plies) = (v["games"].as_f64().unwrap(), v["plies"].as_f64().unwrap());
+        let seconds = v["seconds"].as_f64().unwrap();
+        assert!(games >= 1.0 && plies >= games && seconds >= 0.2, "{v}");
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
+        assert!(
+            close(v["games_per_second"].as_f64().unwrap(), games / seconds),
+            "{v}"
+        );
+        assert!(
+            close(v["moves_per_second"].as_f64().unwrap(), plies / seconds),
+            "{v}"
+        );
+        assert!(
+            close(v["mean_length"].as_f64().unwrap(), plies / games),
+            "{v}"
+        );
+        assert_eq!(v["threads"], 1);
+    }
+    let out = caber(&[
+        "--variant",
+        "nosuch",
+        "bench",
+        "playouts",
+        "--seconds",
+        "0.1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nosuch"));
+}

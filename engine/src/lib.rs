@@ -26,6 +26,7 @@ pub mod information;
 pub mod matches;
 pub mod playable;
 pub mod played;
+pub mod playouts;
 pub mod quote;
 pub mod record;
 pub mod review;

@@ -7,8 +7,13 @@
 use std::fmt;
 use std::hash::Hash;
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use crate::game::{Event, MoveError, NotationError, Outcome, Player};
+use crate::playouts::Playouts;
 
 /// What playing a move gave: the new position, the move as played (the
 /// game's normal form of it) and what happened.
@@ -100,4 +105,36 @@ pub trait Playable: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// Leaf count `depth` plies down; stops once `stop` is set.
     fn perft(&self, depth: u32, stop: &AtomicBool) -> Result<u64, PerftError>;
+
+    /// Seeded uniformly random games from here to their end for at least
+    /// `budget` on this thread (at least one game). This one plays through
+    /// the client surface (legal moves, then the position after one); the
+    /// perfect-information games override it with their fast path.
+    fn random_games(&self, budget: Duration, seed: u64) -> Playouts {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut moves = Vec::new();
+        let (mut games, mut plies) = (0, 0);
+        let start = Instant::now();
+        loop {
+            let mut pos = self.clone();
+            loop {
+                moves.clear();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                pos = pos.after(&moves[rng.random_range(0..moves.len())]);
+                plies += 1;
+            }
+            games += 1;
+            if start.elapsed() >= budget {
+                break;
+            }
+        }
+        Playouts {
+            games,
+            plies,
+            elapsed: start.elapsed(),
+        }
+    }
 }

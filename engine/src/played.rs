@@ -3,12 +3,17 @@
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use crate::game::{
     variant_name, Game, MoveError, NotationError, Outcome, PlayError, Player, SetupError,
 };
 use crate::history::History;
 use crate::playable::{Applied, PerftError, Playable};
+use crate::playouts::Playouts;
 
 /// A position and its repetition history: the hashes of the earlier positions
 /// that its repetition rule counts (since the last irreversible move, oldest
@@ -269,6 +274,37 @@ pub fn perft_divide<G: Game>(
         .collect()
 }
 
+/// Plays seeded uniformly random games from `root` to their end, one after
+/// another, for at least `budget` (at least one game): one move generation
+/// per ply, the repetition history kept incrementally, no allocation per ply.
+pub fn random_games<G: Game>(root: &Played<G>, budget: Duration, seed: u64) -> Playouts {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    let mut history = root.walk();
+    let earlier = history.len();
+    let (mut games, mut plies) = (0, 0);
+    let start = Instant::now();
+    loop {
+        let mut pos = root.position().clone();
+        history.truncate(earlier);
+        while history.turn(&pos, &mut moves).is_none() {
+            let next = pos.play_unchecked(&moves[rng.random_range(0..moves.len())]);
+            history.enter(&pos, &next);
+            pos = next;
+            plies += 1;
+        }
+        games += 1;
+        if start.elapsed() >= budget {
+            break;
+        }
+    }
+    Playouts {
+        games,
+        plies,
+        elapsed: start.elapsed(),
+    }
+}
+
 impl<G: Notation> Playable for Played<G> {
     type Move = G::Move;
 
@@ -338,6 +374,10 @@ impl<G: Notation> Playable for Played<G> {
     fn perft(&self, depth: u32, stop: &AtomicBool) -> Result<u64, PerftError> {
         perft_until(self, depth, stop).ok_or(PerftError::Stopped)
     }
+
+    fn random_games(&self, budget: Duration, seed: u64) -> Playouts {
+        random_games(self, budget, seed)
+    }
 }
 
 #[cfg(test)]
@@ -345,6 +385,41 @@ mod tests {
     use super::*;
     use crate::almatafl::{AlmaTafl, Variant as AlmaVariant};
     use crate::tablut::{Tablut, Variant as TablutVariant};
+
+    /// The fast random-game loop plays the seeded games a plain loop over
+    /// the client surface plays (legal moves, then the position after the
+    /// drawn one): the same number of plies, game after game.
+    #[test]
+    fn random_games_are_the_plain_loops_games() {
+        fn plain_plies<P: Playable>(root: &P, seed: u64) -> u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let (mut pos, mut moves, mut plies) = (root.clone(), Vec::new(), 0);
+            loop {
+                moves.clear();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() || pos.outcome().is_some() {
+                    return plies;
+                }
+                pos = pos.after(&moves[rng.random_range(0..moves.len())]);
+                plies += 1;
+            }
+        }
+        fn same<G: Notation>(root: Played<G>) {
+            for seed in 0..20 {
+                let fast = root.random_games(Duration::ZERO, seed);
+                assert_eq!((fast.games, fast.plies), (1, plain_plies(&root, seed)));
+                assert!(fast.plies > 0);
+            }
+        }
+        for v in [TablutVariant::Bga, TablutVariant::Linnaeus] {
+            same(Played::<Tablut>::start(v, 0));
+        }
+        same(Played::<AlmaTafl>::start(AlmaVariant::Standard, 0));
+        same(Played::<crate::tartan::Tartan>::start(
+            crate::tartan::Variant::Standard,
+            0,
+        ));
+    }
 
     /// A set stop flag ends perft with `Stopped`; a clear one counts, and the
     /// divided counts add up to the total.

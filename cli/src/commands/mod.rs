@@ -5,6 +5,7 @@ pub mod games;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod playouts;
 pub mod position;
 pub mod puzzle;
 pub mod render;

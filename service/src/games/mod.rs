@@ -16,6 +16,9 @@ mod typed;
 use caber_engine::quote;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
+
+use caber_engine::playouts::Playouts;
 
 use caber_engine::catalog::{GameInfo, UnknownVariant};
 use caber_engine::matches::MatchResult;
@@ -177,6 +180,15 @@ pub trait Game: Send + Sync {
     fn info(&self) -> proto::GameInfo;
     /// `NewGame`.
     fn new_game(&self, variant: &str, seed: u64) -> Result<proto::PositionReport, Status>;
+    /// Seeded uniformly random games from the variant's start for at least
+    /// `budget` on this thread, with the variant's name (for `caber bench
+    /// playouts`: the engine's speed as a playout sees it).
+    fn random_games(
+        &self,
+        variant: &str,
+        budget: Duration,
+        seed: u64,
+    ) -> Result<(&'static str, Playouts), Status>;
     /// `LegalMoves` of a position.
     fn legal_moves(
         &self,

@@ -4,6 +4,9 @@
 
 use caber_engine::quote;
 use std::marker::PhantomData;
+use std::time::Duration;
+
+use caber_engine::playouts::Playouts;
 
 use caber_engine::playable::Playable;
 use caber_engine::search::{Info, Limits, Score, Searchable};
@@ -165,6 +168,16 @@ impl<A: Adapter> Game for Registered<A> {
     fn new_game(&self, variant: &str, seed: u64) -> Result<proto::PositionReport, Status> {
         let position = A::start(variant, seed).map_err(|e| errors::variant("variant", &e))?;
         Ok(report::<A>(&position))
+    }
+
+    fn random_games(
+        &self,
+        variant: &str,
+        budget: Duration,
+        seed: u64,
+    ) -> Result<(&'static str, Playouts), Status> {
+        let position = A::start(variant, seed).map_err(|e| errors::variant("variant", &e))?;
+        Ok((position.variant_name(), position.random_games(budget, seed)))
     }
 
     fn legal_moves(
