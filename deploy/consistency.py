@@ -340,8 +340,9 @@ def check_job(objects):
     m = re.fullmatch(r"\$\(JOB_COMPLETION_INDEX\)(0*)", seed)
     if check(m is not None, f"{where}: --seed {seed!r} is not $(JOB_COMPLETION_INDEX) followed by zeros"):
         stride = 10 ** len(m.group(1))
-        games = int(flag(args, "games") or 10)
-        check(games <= stride, f"{where}: {games} deals per shard overlap the next shard's seeds ({stride} apart)")
+        # caber match plays each deal twice: --games N is N/2 deals.
+        deals = (int(flag(args, "games") or 10) + 1) // 2
+        check(deals <= stride, f"{where}: {deals} deals per shard overlap the next shard's seeds ({stride} apart)")
     check(not container.get("ports"), f"{where}: a batch pod exposes ports")
 
 

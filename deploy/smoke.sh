@@ -315,8 +315,8 @@ import sys, yaml
 job = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
 (container,) = job["spec"]["template"]["spec"]["containers"]
 args = [str(a) for a in container["args"]]
-# One deal per shard instead of the Job's own count, to keep this short.
-args[args.index("--games") + 1] = "1"
+# One deal (two games) per shard instead of the Job's own count, to keep this short.
+args[args.index("--games") + 1] = "2"
 print(job["spec"]["completions"])
 print(" ".join(container["command"]))
 print("\n".join(args))

@@ -164,8 +164,12 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         openings: Option<PathBuf>,
         /// Directory for the games' records (default: caber-match-GAME-TIME).
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", conflicts_with = "no_records")]
         records: Option<PathBuf>,
+        /// Write no records (e.g. on a read-only filesystem, as in the Job of
+        /// deploy/k8s/jobs).
+        #[arg(long)]
+        no_records: bool,
     },
     /// Count leaf nodes of the move tree (checks move generation).
     Perft {
@@ -330,6 +334,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             opening_plies,
             openings,
             records,
+            no_records,
         } => {
             let args = commands::matches::MatchArgs {
                 a,
@@ -340,7 +345,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 sprt,
                 opening_plies,
                 openings,
-                records,
+                records: (!no_records).then_some(records),
             };
             commands::matches::run(&mut session, args).await
         }

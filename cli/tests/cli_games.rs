@@ -222,6 +222,26 @@ fn match_stops_by_sprt_and_plays_an_engine_command() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count() as u64, games);
     std::fs::remove_dir_all(&dir).unwrap();
 
+    // --no-records writes nothing (the Job's read-only filesystem).
+    let v = json(&[
+        "--game",
+        "tablut",
+        "match",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--no-records",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["games"].as_u64(), v["records"].is_null()),
+        (Some(2), true),
+        "{v}"
+    );
+
     let template = format!(
         "cmd={} --game {{game}} --variant {{variant}} --position '{{position}}' best --depth 1 --json",
         env!("CARGO_BIN_EXE_caber")

@@ -50,8 +50,8 @@ pub struct MatchArgs {
     pub opening_plies: u32,
     /// A file of opening positions instead.
     pub openings: Option<PathBuf>,
-    /// Where the records go (default: a dated directory).
-    pub records: Option<PathBuf>,
+    /// Where the records go (`Some(None)`: a dated directory; `None`: nowhere).
+    pub records: Option<Option<PathBuf>>,
 }
 
 /// One finished game: A's result and the record.
@@ -116,11 +116,12 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
         b,
         date: now.date_tag(),
     };
-    let dir = args
-        .records
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("caber-match-{}-{}", setup.game, now.stamp())));
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let dir = args.records.clone().map(|dir| {
+        dir.unwrap_or_else(|| PathBuf::from(format!("caber-match-{}-{}", setup.game, now.stamp())))
+    });
+    if let Some(dir) = &dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let bar = progress::bar(u64::from(args.games), "games", json);
     let test = args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1 });
     let mut seats = [Tally::default(); 2];
@@ -154,9 +155,11 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
             Some(false) => seat.losses += 1,
             None => seat.draws += 1,
         }
-        let file = dir.join(format!("game-{:04}.record", played.index + 1));
-        std::fs::write(&file, played.record.to_string())
-            .with_context(|| format!("cannot write {}", file.display()))?;
+        if let Some(dir) = &dir {
+            let file = dir.join(format!("game-{:04}.record", played.index + 1));
+            std::fs::write(&file, played.record.to_string())
+                .with_context(|| format!("cannot write {}", file.display()))?;
+        }
         // Decided on whole pairs only: each opening from both seats.
         if let Some(test) = test.filter(|_| seats[0].games() == seats[1].games()) {
             verdict = test.verdict(&seats[0].plus(seats[1]));
@@ -170,7 +173,15 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
             failures.first().map_or("?", String::as_str)
         );
     }
-    report(&setup, &seats, test, verdict, &failures, &dir, json);
+    report(
+        &setup,
+        &seats,
+        test,
+        verdict,
+        &failures,
+        dir.as_deref(),
+        json,
+    );
     Ok(())
 }
 
@@ -180,7 +191,7 @@ fn report(
     test: Option<Sprt>,
     verdict: Verdict,
     failures: &[String],
-    dir: &Path,
+    dir: Option<&Path>,
     json: bool,
 ) {
     let total = seats[0].plus(seats[1]);
@@ -206,7 +217,7 @@ fn report(
                 "games": total.games(),
                 "a_as_first": seat_json(&seats[0]), "a_as_second": seat_json(&seats[1]),
                 "a_score": total.score(), "elo": elo::json(e), "elo_95": [elo::json(lo), elo::json(hi)],
-                "sprt": sprt, "errors": failures, "records": dir.display().to_string(),
+                "sprt": sprt, "errors": failures, "records": dir.as_ref().map(|d| d.display().to_string()),
             })
         );
         return;
@@ -246,7 +257,9 @@ fn report(
     for f in failures {
         out!("error in a game: {f}");
     }
-    out!("records: {}", dir.display());
+    if let Some(dir) = dir {
+        out!("records: {}", dir.display());
+    }
 }
 
 /// Plays game `index`: opening `index / 2`, A first in even games.

@@ -10,7 +10,7 @@ succeeded pod) and that the shards played the same players, then prints one
 JSON object: the totals, player A's win rate (draws count half) with its 95 %
 Wilson interval as `caber match` computes it, and the shards. Exits 1, naming
 the problem, when a shard is missing, repeated, unreadable or was cut short
-by a time limit (`clamped`).
+by errors (`errors`).
 
 Usage: ... | python3 deploy/k8s/jobs/gather.py --completions 4
 """
@@ -68,18 +68,28 @@ def main():
         problems.append(f"missing shards: {missing}")
     if unexpected:
         problems.append(f"shards outside 0..{args.completions - 1}: {unexpected}")
-    players = {(r.get("player_a"), r.get("player_b")) for r in shards.values()}
+    players = {(r.get("a"), r.get("b")) for r in shards.values()}
     if len(players) > 1:
         problems.append(f"the shards played different players: {sorted(players)}")
     for index, result in sorted(shards.items()):
-        if result.get("clamped"):
-            problems.append(f"shard {index} was cut short: {result['clamped']}")
+        if result.get("errors"):
+            problems.append(f"shard {index} had failed games: {result['errors'][:3]}")
+        if not all(isinstance(result.get(k), dict) for k in ("a_as_first", "a_as_second")):
+            problems.append(f"shard {index}: not a `caber match --json` result")
     if problems:
         for problem in problems:
             print(f"gather: {problem}", file=sys.stderr)
         sys.exit(1)
 
-    totals = {key: sum(int(r[key]) for r in shards.values()) for key in ("games", "a_wins", "b_wins", "draws")}
+    def seats(r, key):
+        return int(r["a_as_first"][key]) + int(r["a_as_second"][key])
+
+    totals = {
+        "games": sum(int(r["games"]) for r in shards.values()),
+        "a_wins": sum(seats(r, "wins") for r in shards.values()),
+        "b_wins": sum(seats(r, "losses") for r in shards.values()),
+        "draws": sum(seats(r, "draws") for r in shards.values()),
+    }
     rate, low, high = win_rate(totals["a_wins"], totals["draws"], totals["games"])
     ((player_a, player_b),) = players
     print(
