@@ -109,21 +109,10 @@ impl Player {
         rng: &mut ChaCha8Rng,
     ) -> anyhow::Result<String> {
         match &self.engine {
-            Engine::Random => {
-                let moves = client
-                    .legal_moves(proto::LegalMovesRequest {
-                        position: Some(position.clone()),
-                        include_position: false,
-                    })
-                    .await
-                    .map_err(status)?
-                    .into_inner()
-                    .moves;
-                if moves.is_empty() {
-                    bail!("{}: no legal move", self.spec);
-                }
-                Ok(moves[rng.random_range(0..moves.len())].text.clone())
-            }
+            Engine::Random => match random_move(client, position, rng).await? {
+                Some(mv) => Ok(mv.text),
+                None => bail!("{}: no legal move", self.spec),
+            },
             Engine::Searcher { name, limits } => {
                 let limits = proto::Limits {
                     seed: rng.random(),
@@ -176,6 +165,28 @@ impl Player {
             }
         }
     }
+}
+
+/// A uniformly random legal move of `position` drawn with `rng`, as the
+/// server lists them (`None`: there is none).
+pub async fn random_move(
+    client: &mut Client,
+    position: &proto::Position,
+    rng: &mut ChaCha8Rng,
+) -> anyhow::Result<Option<proto::MoveInfo>> {
+    let mut moves = client
+        .legal_moves(proto::LegalMovesRequest {
+            position: Some(position.clone()),
+            include_position: false,
+        })
+        .await
+        .map_err(status)?
+        .into_inner()
+        .moves;
+    if moves.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(moves.swap_remove(rng.random_range(0..moves.len()))))
 }
 
 /// The move in an engine's last line: `bestmove MOVE ...` or JSON `{"move": ...}`.

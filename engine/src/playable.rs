@@ -7,10 +7,9 @@
 use std::fmt;
 use std::hash::Hash;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::Rng;
 
 use crate::game::{Event, MoveError, NotationError, Outcome, Player};
 use crate::playouts::Playouts;
@@ -111,30 +110,18 @@ pub trait Playable: Clone + fmt::Debug + Send + Sync + 'static {
     /// the client surface (legal moves, then the position after one); the
     /// perfect-information games override it with their fast path.
     fn random_games(&self, budget: Duration, seed: u64) -> Playouts {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut moves = Vec::new();
-        let (mut games, mut plies) = (0, 0);
-        let start = Instant::now();
-        loop {
-            let mut pos = self.clone();
+        Playouts::timed(budget, seed, |rng| {
+            let (mut pos, mut plies) = (self.clone(), 0);
             loop {
                 moves.clear();
                 pos.legal_moves(&mut moves);
                 if moves.is_empty() || pos.outcome().is_some() {
-                    break;
+                    return plies;
                 }
                 pos = pos.after(&moves[rng.random_range(0..moves.len())]);
                 plies += 1;
             }
-            games += 1;
-            if start.elapsed() >= budget {
-                break;
-            }
-        }
-        Playouts {
-            games,
-            plies,
-            elapsed: start.elapsed(),
-        }
+        })
     }
 }

@@ -3,10 +3,9 @@
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::Rng;
 
 use crate::game::{
     variant_name, Game, MoveError, NotationError, Outcome, PlayError, Player, SetupError,
@@ -278,31 +277,21 @@ pub fn perft_divide<G: Game>(
 /// another, for at least `budget` (at least one game): one move generation
 /// per ply, the repetition history kept incrementally, no allocation per ply.
 pub fn random_games<G: Game>(root: &Played<G>, budget: Duration, seed: u64) -> Playouts {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut moves = Vec::new();
     let mut history = root.walk();
     let earlier = history.len();
-    let (mut games, mut plies) = (0, 0);
-    let start = Instant::now();
-    loop {
+    Playouts::timed(budget, seed, |rng| {
         let mut pos = root.position().clone();
         history.truncate(earlier);
+        let mut plies = 0;
         while history.turn(&pos, &mut moves).is_none() {
             let next = pos.play_unchecked(&moves[rng.random_range(0..moves.len())]);
             history.enter(&pos, &next);
             pos = next;
             plies += 1;
         }
-        games += 1;
-        if start.elapsed() >= budget {
-            break;
-        }
-    }
-    Playouts {
-        games,
-        plies,
-        elapsed: start.elapsed(),
-    }
+        plies
+    })
 }
 
 impl<G: Notation> Playable for Played<G> {
@@ -385,6 +374,8 @@ mod tests {
     use super::*;
     use crate::almatafl::{AlmaTafl, Variant as AlmaVariant};
     use crate::tablut::{Tablut, Variant as TablutVariant};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
 
     /// The fast random-game loop plays the seeded games a plain loop over
     /// the client surface plays (legal moves, then the position after the

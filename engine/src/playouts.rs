@@ -3,7 +3,10 @@
 //! games are played by [`crate::playable::Playable::random_games`] (over the
 //! [`crate::Game`] fast path for the perfect-information games).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 /// What a run of random games gave.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,6 +20,31 @@ pub struct Playouts {
 }
 
 impl Playouts {
+    /// Plays games one after another for at least `budget` (at least one):
+    /// `one_game` plays one with the shared generator seeded by `seed` and
+    /// returns its plies.
+    pub fn timed(
+        budget: Duration,
+        seed: u64,
+        mut one_game: impl FnMut(&mut ChaCha8Rng) -> u64,
+    ) -> Playouts {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (mut games, mut plies) = (0, 0);
+        let start = Instant::now();
+        loop {
+            plies += one_game(&mut rng);
+            games += 1;
+            if start.elapsed() >= budget {
+                break;
+            }
+        }
+        Playouts {
+            games,
+            plies,
+            elapsed: start.elapsed(),
+        }
+    }
+
     /// Games per second.
     pub fn games_per_second(&self) -> f64 {
         self.games as f64 / self.elapsed.as_secs_f64().max(1e-9)

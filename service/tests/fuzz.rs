@@ -558,6 +558,17 @@ fn a_position_with_many_problems_lists_a_few() {
 }
 
 /// Decodes `bytes` as request `rpc` and calls its handler directly.
+/// Reads a stream to its end: the last item's status.
+async fn last_of<T>(
+    mut stream: impl tokio_stream::Stream<Item = Result<T, Status>> + Unpin,
+) -> Result<(), Status> {
+    let mut last = Ok(());
+    while let Some(update) = stream.next().await {
+        last = update.map(drop);
+    }
+    last
+}
+
 async fn call(rpc: usize, bytes: &[u8]) {
     let s = service();
     let r = match rpc % RPCS {
@@ -581,14 +592,7 @@ async fn call(rpc: usize, bytes: &[u8]) {
             Ok(mut m) => {
                 m.multipv %= 8;
                 match s.analyze(Request::new(m)).await {
-                    Ok(stream) => {
-                        let mut stream = stream.into_inner();
-                        let mut last = Ok(());
-                        while let Some(update) = stream.next().await {
-                            last = update.map(drop);
-                        }
-                        last
-                    }
+                    Ok(stream) => last_of(stream.into_inner()).await,
                     Err(e) => Err(e),
                 }
             }
@@ -620,14 +624,7 @@ async fn call(rpc: usize, bytes: &[u8]) {
                 // Reviews of long records are legal but slow; keep them short.
                 m.record.truncate(400);
                 match s.review(Request::new(m)).await {
-                    Ok(stream) => {
-                        let mut stream = stream.into_inner();
-                        let mut last = Ok(());
-                        while let Some(update) = stream.next().await {
-                            last = update.map(drop);
-                        }
-                        last
-                    }
+                    Ok(stream) => last_of(stream.into_inner()).await,
                     Err(e) => Err(e),
                 }
             }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use caber_engine::record::{GameRecord, RecordResult, RecordedMove};
 use caber_service::proto;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use tokio::task::JoinSet;
@@ -395,16 +395,9 @@ async fn start(
             break;
         }
         let position = required(report.position.clone(), "position")?;
-        let moves = client
-            .legal_moves(proto::LegalMovesRequest {
-                position: Some(position.clone()),
-                include_position: false,
-            })
-            .await
-            .map_err(status)?
-            .into_inner()
-            .moves;
-        let mv = &moves[rng.random_range(0..moves.len())];
+        let Some(mv) = engines::random_move(client, &position, &mut rng).await? else {
+            break;
+        };
         let applied = client
             .apply(apply_request(position, &mv.text))
             .await

@@ -14,6 +14,7 @@ use serde_json::json;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use super::{apply_request, required, status, Session};
+use crate::engines;
 use crate::output::{counted, out};
 use crate::progress;
 use crate::puzzles::{self, Puzzle};
@@ -291,18 +292,8 @@ async fn self_play(
         }
         let position = required(report.position.clone(), "position")?;
         let mv = if rng.random_bool(1.0 / 3.0) {
-            let moves = session
-                .client
-                .legal_moves(proto::LegalMovesRequest {
-                    position: Some(position.clone()),
-                    include_position: false,
-                })
-                .await
-                .map_err(status)?
-                .into_inner()
-                .moves;
-            match moves.get(rng.random_range(0..moves.len().max(1))) {
-                Some(m) => m.text.clone(),
+            match engines::random_move(&mut session.client, &position, rng).await? {
+                Some(m) => m.text,
                 None => break,
             }
         } else {
