@@ -253,6 +253,36 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// [`Game::decided`] nor at the repetition rule.
     fn generate<F: FnMut(Self::Move) -> ControlFlow<()>>(&self, f: F) -> ControlFlow<()>;
 
+    /// How many moves [`Game::generate`] gives (same preconditions). Games
+    /// that can count without listing override it: perft's last ply and a
+    /// uniform random choice need only the count.
+    fn count_moves(&self) -> usize {
+        let mut n = 0;
+        let _ = self.generate(|_| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    /// The move [`Game::generate`] gives at index `n` (from 0), or `None` past
+    /// the last (same preconditions). With [`Game::count_moves`], a uniform
+    /// random move without listing them all; games override both together.
+    fn nth_move(&self, n: usize) -> Option<Self::Move> {
+        let mut found = None;
+        let mut i = 0;
+        let _ = self.generate(|m| {
+            if i == n {
+                found = Some(m);
+                ControlFlow::Break(())
+            } else {
+                i += 1;
+                ControlFlow::Continue(())
+            }
+        });
+        found
+    }
+
     /// The end of the game when the side to move has no legal move (and the
     /// game is not otherwise over).
     fn no_moves(&self) -> Outcome;

@@ -5,8 +5,6 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use rand::Rng;
-
 use crate::game::{
     variant_name, Game, MoveError, NotationError, Outcome, PlayError, Player, SetupError,
 };
@@ -237,11 +235,16 @@ fn count<G: Game>(
     if stop.load(Ordering::Relaxed) {
         return None;
     }
+    if depth == 1 {
+        return Some(if history.settled(pos).is_some() {
+            0
+        } else {
+            pos.count_moves() as u64
+        });
+    }
     let mut moves = buffers.pop().unwrap_or_default();
     let total = if history.turn(pos, &mut moves).is_some() {
         Some(0)
-    } else if depth == 1 {
-        Some(moves.len() as u64)
     } else {
         moves.iter().try_fold(0, |sum, m| {
             let child = pos.play_unchecked(m);
@@ -274,18 +277,18 @@ pub fn perft_divide<G: Game>(
 }
 
 /// Plays seeded uniformly random games from `root` to their end, one after
-/// another, for at least `budget` (at least one game): one move generation
-/// per ply, the repetition history kept incrementally, no allocation per ply.
+/// another, for at least `budget` (at least one game): a move drawn by
+/// [`History::random_turn`] per ply, the repetition history kept
+/// incrementally, no allocation per ply.
 pub fn random_games<G: Game>(root: &Played<G>, budget: Duration, seed: u64) -> Playouts {
-    let mut moves = Vec::new();
     let mut history = root.walk();
     let earlier = history.len();
     Playouts::timed(budget, seed, |rng| {
         let mut pos = root.position().clone();
         history.truncate(earlier);
         let mut plies = 0;
-        while history.turn(&pos, &mut moves).is_none() {
-            let next = pos.play_unchecked(&moves[rng.random_range(0..moves.len())]);
+        while let Ok(mv) = history.random_turn(&pos, rng) {
+            let next = pos.play_unchecked(&mv);
             history.enter(&pos, &next);
             pos = next;
             plies += 1;
@@ -374,7 +377,7 @@ mod tests {
     use super::*;
     use crate::almatafl::{AlmaTafl, Variant as AlmaVariant};
     use crate::tablut::{Tablut, Variant as TablutVariant};
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     /// The fast random-game loop plays the seeded games a plain loop over

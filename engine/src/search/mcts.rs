@@ -17,7 +17,7 @@
 use std::sync::atomic::AtomicBool;
 
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::clock::Clock;
@@ -52,17 +52,30 @@ struct Node<M> {
 
 /// How a playout picks the next move.
 pub trait Playout<G: Game>: Send + Sync {
-    /// The index in `moves` (the legal moves of `pos`, never empty) to play.
-    fn choose(&self, pos: &G, moves: &[G::Move], rng: &mut ChaCha8Rng) -> usize;
+    /// The move to play from `pos`, or the end of the game there; `path` is
+    /// the repetition history up to `pos`, `buffer` room to list moves in.
+    fn next(
+        &self,
+        pos: &G,
+        path: &History,
+        buffer: &mut Vec<G::Move>,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<G::Move, Outcome>;
 }
 
-/// Every legal move alike.
+/// Every legal move alike (drawn without listing them: [`History::random_turn`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Uniform;
 
 impl<G: Game> Playout<G> for Uniform {
-    fn choose(&self, _pos: &G, moves: &[G::Move], rng: &mut ChaCha8Rng) -> usize {
-        rng.random_range(0..moves.len())
+    fn next(
+        &self,
+        pos: &G,
+        path: &History,
+        _buffer: &mut Vec<G::Move>,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<G::Move, Outcome> {
+        path.random_turn(pos, rng)
     }
 }
 
@@ -267,11 +280,11 @@ fn play_out<G: Game, E: Evaluator<G>, P: Playout<G>>(
     buffer: &mut Vec<G::Move>,
 ) -> f64 {
     for _ in 0..PLAYOUT_LIMIT {
-        if let Some(outcome) = path.turn(&pos, buffer) {
-            return reward(outcome);
-        }
-        let mv = &buffer[playout.choose(&pos, buffer, rng)];
-        let child = pos.play_unchecked(mv);
+        let mv = match playout.next(&pos, path, buffer, rng) {
+            Ok(mv) => mv,
+            Err(outcome) => return reward(outcome),
+        };
+        let child = pos.play_unchecked(&mv);
         path.enter(&pos, &child);
         pos = child;
     }

@@ -15,7 +15,7 @@ pub(crate) fn diagram(pos: &Tablut) -> String {
         let _ = write!(out, "{:>2}", r + 1);
         for c in 0..SIZE {
             let i = r * SIZE + c;
-            let ch = match pos.board[i] {
+            let ch = match pos.at(i) {
                 Some(Piece::Black) => 'B',
                 Some(Piece::White) => 'W',
                 Some(Piece::King) => 'K',

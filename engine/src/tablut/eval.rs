@@ -53,21 +53,10 @@ impl Evaluator<Tablut> for Evaluation {
 fn white_view(pos: &Tablut) -> i32 {
     let rules = pos.variant.rules();
     let mut score = 0;
-    let mut king = None;
-    for (i, p) in pos.board.iter().enumerate() {
-        match p {
-            Some(Piece::White) => score += WHITE_SOLDIER,
-            Some(Piece::Black) => {
-                score -= BLACK_SOLDIER;
-                if has(guards(pos.variant), i) {
-                    score -= BLACK_ON_GUARD;
-                }
-            }
-            Some(Piece::King) => king = Some(i),
-            None => {}
-        }
-    }
-    let Some(k) = king else {
+    score += WHITE_SOLDIER * pos.white().count_ones() as i32;
+    score -= BLACK_SOLDIER * pos.black().count_ones() as i32;
+    score -= BLACK_ON_GUARD * (pos.black() & guards(pos.variant)).count_ones() as i32;
+    let Some(k) = pos.king_index() else {
         return score - 10 * TWO_ROUTES;
     };
     let (kr, kc) = ((k / SIZE) as isize, (k % SIZE) as isize);
@@ -80,7 +69,7 @@ fn white_view(pos: &Tablut) -> i32 {
             }
             let i = (r * SIZE as isize + c) as usize;
             let orthogonal = dr == 0 || dc == 0;
-            match pos.board[i] {
+            match pos.at(i) {
                 Some(Piece::Black) if orthogonal => score -= BLACK_NEXT_TO_KING,
                 Some(Piece::Black) => score -= BLACK_DIAGONAL_TO_KING,
                 None if orthogonal && (i == THRONE || has(rules.camps, i)) => {
@@ -124,7 +113,7 @@ fn white_view(pos: &Tablut) -> i32 {
 /// How many more black pieces the king's capture needs (per the variant's rule).
 fn missing_attackers(pos: &Tablut, rules: &Rules, king: usize) -> u32 {
     let king = Cell::at(king);
-    let black = |c: Cell| pos.board[c.index()] == Some(Piece::Black);
+    let black = |c: Cell| pos.at(c.index()) == Some(Piece::Black);
     let near_throne = king.index() == THRONE
         || DIRS
             .iter()
@@ -165,7 +154,7 @@ fn on_board(r: isize, c: isize) -> bool {
 
 /// Whether the king may pass or stop on cell `i` (it is empty).
 fn king_may_stop(pos: &Tablut, rules: &Rules, i: usize) -> bool {
-    pos.board[i].is_none() && !has(rules.camps, i) && (i != THRONE || rules.king_reenters_throne)
+    pos.at(i).is_none() && !has(rules.camps, i) && (i != THRONE || rules.king_reenters_throne)
 }
 
 /// Open lines to an escape cell from (r, c), not counting the way back.

@@ -85,7 +85,9 @@ use crate::game::{
 };
 use crate::played::{Notation, Played};
 use crate::search::{standard_searchers, PerfectSearch, SearcherInfo};
+use bits::Bits;
 
+mod bits;
 mod cells;
 mod diagram;
 mod eval;
@@ -164,15 +166,20 @@ pub enum Move {
 }
 
 /// A Tablut position: board, side to move and pass count (its repetition
-/// history lives beside it, in [`Played`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// history lives beside it, in [`Played`]). The board is kept as bitboards
+/// (see `bits.rs`): black soldiers, white soldiers, the king's cell, and every
+/// piece transposed for the column slides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tablut {
     variant: Variant,
-    board: [Option<Piece>; 81],
+    black: Bits,
+    white: Bits,
+    /// Every piece, transposed (bit `col * 9 + row`).
+    occupied_t: Bits,
+    /// The king's cell index, or [`bits::NONE`] once he is captured.
+    king: u8,
     side: Player,
     hash: u64,
-    /// Pieces on the board (a capture lowers it: the move cannot be undone).
-    count: u8,
     passes: u8,
 }
 
@@ -184,17 +191,127 @@ impl Tablut {
 
     /// Every piece on the board, in cell index order.
     pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
-        Cell::all().filter_map(|c| self.board[c.index()].map(|p| (c, p)))
+        Cell::all().filter_map(|c| self.at(c.index()).map(|p| (c, p)))
     }
 
     /// The piece on a cell.
     pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
-        self.board[cell.index()]
+        self.at(cell.index())
     }
 
     /// The king's cell, or `None` once he has been captured.
     pub fn king(&self) -> Option<Cell> {
-        rules::king_index(self).map(Cell::at)
+        self.king_index().map(Cell::at)
+    }
+
+    /// A position from a board (not validated: the caller checks it).
+    fn from_board(variant: Variant, board: &[Option<Piece>; 81], side: Player, passes: u8) -> Self {
+        let mut pos = Tablut {
+            variant,
+            black: 0,
+            white: 0,
+            occupied_t: 0,
+            king: bits::NONE,
+            side,
+            hash: zobrist::side(side),
+            passes,
+        };
+        for (i, piece) in board.iter().enumerate() {
+            if let Some(p) = piece {
+                pos.put(i, *p);
+            }
+        }
+        pos
+    }
+
+    /// The piece on the cell with index `i`.
+    #[inline]
+    pub(crate) fn at(&self, i: usize) -> Option<Piece> {
+        let bit = 1 << i;
+        if self.black & bit != 0 {
+            Some(Piece::Black)
+        } else if self.white & bit != 0 {
+            Some(Piece::White)
+        } else if usize::from(self.king) == i {
+            Some(Piece::King)
+        } else {
+            None
+        }
+    }
+
+    /// The king's cell index, if he is on the board.
+    #[inline]
+    pub(crate) fn king_index(&self) -> Option<usize> {
+        (self.king != bits::NONE).then_some(usize::from(self.king))
+    }
+
+    /// The king's cell as a set (empty once he is captured).
+    #[inline]
+    fn king_bits(&self) -> Bits {
+        if self.king == bits::NONE {
+            0
+        } else {
+            1 << self.king
+        }
+    }
+
+    /// Every occupied cell.
+    #[inline]
+    pub(crate) fn occupied(&self) -> Bits {
+        self.black | self.white | self.king_bits()
+    }
+
+    /// The pieces of the side to move.
+    #[inline]
+    pub(crate) fn own(&self) -> Bits {
+        match self.side {
+            Player::One => self.black,
+            Player::Two => self.white | self.king_bits(),
+        }
+    }
+
+    /// Black soldiers.
+    #[inline]
+    pub(crate) fn black(&self) -> Bits {
+        self.black
+    }
+
+    /// White soldiers (not the king).
+    #[inline]
+    pub(crate) fn white(&self) -> Bits {
+        self.white
+    }
+
+    /// Soldiers and the king on the board.
+    #[inline]
+    fn count(&self) -> u32 {
+        self.occupied().count_ones()
+    }
+
+    /// Puts `piece` on the empty cell `i`.
+    #[inline]
+    fn put(&mut self, i: usize, piece: Piece) {
+        match piece {
+            Piece::Black => self.black |= 1 << i,
+            Piece::White => self.white |= 1 << i,
+            Piece::King => self.king = i as u8,
+        }
+        self.occupied_t |= bits::transposed_bit(i);
+        self.hash ^= zobrist::piece(i, piece);
+    }
+
+    /// Takes the piece off cell `i`, if any.
+    #[inline]
+    fn take(&mut self, i: usize) -> Option<Piece> {
+        let piece = self.at(i)?;
+        match piece {
+            Piece::Black => self.black &= !(1 << i),
+            Piece::White => self.white &= !(1 << i),
+            Piece::King => self.king = bits::NONE,
+        }
+        self.occupied_t &= !bits::transposed_bit(i);
+        self.hash ^= zobrist::piece(i, piece);
+        Some(piece)
     }
 
     /// Consecutive passes just made (linnaeus; always 0 elsewhere).
@@ -295,6 +412,23 @@ impl Game for Tablut {
         rules::apply(self, *mv)
     }
 
+    fn nth_move(&self, n: usize) -> Option<Move> {
+        let step = movegen::nth_step(self, n);
+        if step.is_none() && n == 0 && self.variant.rules().stuck_passes {
+            return (movegen::count_steps(self) == 0).then_some(Move::Pass);
+        }
+        step
+    }
+
+    fn count_moves(&self) -> usize {
+        let steps = movegen::count_steps(self);
+        if steps == 0 && self.variant.rules().stuck_passes {
+            1
+        } else {
+            steps
+        }
+    }
+
     fn move_events(
         &self,
         mv: &Move,
@@ -321,7 +455,7 @@ impl Game for Tablut {
     }
 
     fn irreversible(&self, after: &Self) -> bool {
-        after.count < self.count
+        after.count() < self.count()
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {

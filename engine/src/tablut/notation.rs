@@ -140,7 +140,7 @@ pub(crate) fn write_position(played: &Played<Tablut>) -> String {
         }
         let mut empty = 0;
         for c in 0..SIZE {
-            match pos.board[r * SIZE + c] {
+            match pos.at(r * SIZE + c) {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {

@@ -1,14 +1,11 @@
 //! Playing a move (captures, king capture) and the end of the game.
 
-use std::sync::LazyLock;
-
-use super::cells::{has, Cell, DIRS};
-use super::setup::start_board;
+use super::bits::{line, Bits, ADJACENT, NEIGHBOURS, NONE};
+use super::cells::{cells, has, Cell, SIZE};
+use super::setup::{BLACK_START, WHITE_START};
 use super::variant::{ClearLine, KingCapture, THRONE};
-use super::{zobrist, Move, Piece, Tablut};
+use super::{Move, Piece, Tablut};
 use crate::game::{Event, Outcome, Player};
-
-static START_BOARD: LazyLock<[Option<Piece>; 81]> = LazyLock::new(start_board);
 
 /// Outcome reasons.
 pub(crate) const KING_CAPTURED: &str = "king captured";
@@ -18,20 +15,21 @@ pub(crate) const TWO_PASSES: &str = "two passes in a row";
 pub(crate) const REPETITION: &str = "repetition";
 pub(crate) const NO_MOVES: &str = "no legal move";
 
+const START_BLACK: Bits = cells(&BLACK_START);
+const START_WHITE: Bits = cells(&WHITE_START);
+
 /// Plays a move produced by the generator (or a pass) and returns the new position.
 pub(crate) fn apply(pos: &Tablut, mv: Move) -> Tablut {
-    let mut next = pos.clone();
+    let mut next = *pos;
     next.side = pos.side.opponent();
-    next.hash ^= zobrist::WHITE_TO_MOVE;
+    next.hash ^= super::zobrist::WHITE_TO_MOVE;
     match mv {
         Move::Pass => next.passes = pos.passes.saturating_add(1),
         Move::Step { from, to } => {
             next.passes = 0;
-            if let Some(piece) = next.board[from.index()].take() {
-                next.board[to.index()] = Some(piece);
-                next.hash ^=
-                    zobrist::piece(from.index(), piece) ^ zobrist::piece(to.index(), piece);
-                capture(&mut next, to, piece);
+            if let Some(piece) = next.take(from.index()) {
+                next.put(to.index(), piece);
+                capture(&mut next, to.index(), piece);
             }
         }
     }
@@ -43,121 +41,114 @@ pub(crate) fn apply(pos: &Tablut, mv: Move) -> Tablut {
 /// with the first player to move and nothing recorded yet).
 pub(crate) fn recorded(pos: &Tablut, history_empty: bool) -> bool {
     let rules = pos.variant.rules();
-    rules.start_counts || !(history_empty && pos.side == rules.first && pos.board == *START_BOARD)
-}
-
-fn remove(pos: &mut Tablut, cell: Cell) {
-    if let Some(p) = pos.board[cell.index()].take() {
-        pos.hash ^= zobrist::piece(cell.index(), p);
-        pos.count -= 1;
-    }
+    rules.start_counts
+        || !(history_empty
+            && pos.side == rules.first
+            && pos.black == START_BLACK
+            && pos.white == START_WHITE
+            && usize::from(pos.king) == THRONE)
 }
 
 /// Captures made by `piece` arriving on `to`.
-fn capture(pos: &mut Tablut, to: Cell, piece: Piece) {
+#[inline]
+fn capture(pos: &mut Tablut, to: usize, piece: Piece) {
     let rules = pos.variant.rules();
-    for (dc, dr) in DIRS {
-        let Some(n) = to.step(dc, dr) else { continue };
-        let far = n.step(dc, dr);
-        let taken = match (piece, pos.board[n.index()]) {
-            (Piece::Black, Some(Piece::White)) => far.is_some_and(|f| {
-                pos.board[f.index()] == Some(Piece::Black) || has(rules.hostile_to_white, f.index())
-            }),
-            (Piece::White, Some(Piece::Black)) => anvil_against_black(pos, far),
-            (Piece::King, Some(Piece::Black)) => rules.king_armed && anvil_against_black(pos, far),
-            (Piece::Black, Some(Piece::King)) => king_captured(pos, n, to),
-            _ => false,
+    let enemies = match piece {
+        Piece::Black => pos.white | king_bits(pos),
+        Piece::White => pos.black,
+        Piece::King if rules.king_armed => pos.black,
+        Piece::King => 0,
+    };
+    if ADJACENT[to] & enemies == 0 {
+        return;
+    }
+    for (d, &n) in NEIGHBOURS[to].iter().enumerate() {
+        if n == NONE || enemies & (1 << n) == 0 {
+            continue;
+        }
+        let n = usize::from(n);
+        let far = NEIGHBOURS[n][d];
+        let taken = match piece {
+            Piece::Black if usize::from(pos.king) == n => king_captured(pos, n, d),
+            Piece::Black => far != NONE && (pos.black | rules.hostile_to_white) & (1 << far) != 0,
+            Piece::White | Piece::King => anvil_against_black(pos, far),
         };
         if taken {
-            remove(pos, n);
+            pos.take(n);
         }
     }
 }
 
-fn anvil_against_black(pos: &Tablut, far: Option<Cell>) -> bool {
-    let rules = pos.variant.rules();
-    far.is_some_and(|f| match pos.board[f.index()] {
-        Some(Piece::White) => true,
-        Some(Piece::King) if rules.king_armed => true,
-        _ => has(rules.hostile_to_black, f.index()),
-    })
+fn king_bits(pos: &Tablut) -> Bits {
+    pos.king_index().map_or(0, |k| 1 << k)
 }
 
-/// Whether the king on `king` is captured by the black piece that just arrived on `mover`.
-fn king_captured(pos: &Tablut, king: Cell, mover: Cell) -> bool {
-    let black = |c: Cell| pos.board[c.index()] == Some(Piece::Black);
+/// Whether cell `far` (or [`NONE`]) closes the capture of a black soldier.
+fn anvil_against_black(pos: &Tablut, far: u8) -> bool {
+    if far == NONE {
+        return false;
+    }
+    let rules = pos.variant.rules();
+    let anvils =
+        pos.white | rules.hostile_to_black | if rules.king_armed { king_bits(pos) } else { 0 };
+    anvils & (1 << far) != 0
+}
+
+/// Whether the king on `king` is captured by the black piece that just
+/// arrived next to him, coming from direction `d` (the king is its neighbour
+/// in direction `d`).
+fn king_captured(pos: &Tablut, king: usize, d: usize) -> bool {
+    let black = |n: u8| n != NONE && pos.black & (1 << n) != 0;
     match pos.variant.rules().king_capture {
-        KingCapture::Surround { special } => DIRS.iter().all(|&(dc, dr)| {
-            king.step(dc, dr)
-                .is_none_or(|n| black(n) || has(special, n.index()))
-        }),
+        KingCapture::Surround { special } => NEIGHBOURS[king]
+            .iter()
+            .all(|&n| n == NONE || black(n) || has(special, usize::from(n))),
         KingCapture::ThroneOrCustodial { anvils } => {
-            let near_throne = king.index() == THRONE
-                || DIRS
+            if king == THRONE || has(ADJACENT[king], THRONE) {
+                NEIGHBOURS[king]
                     .iter()
-                    .any(|&(dc, dr)| king.step(dc, dr).is_some_and(|n| n.index() == THRONE));
-            if near_throne {
-                DIRS.iter().all(|&(dc, dr)| {
-                    king.step(dc, dr)
-                        .is_some_and(|n| black(n) || n.index() == THRONE)
-                })
+                    .all(|&n| black(n) || usize::from(n) == THRONE)
             } else {
-                let dc = king.col() as isize - mover.col() as isize;
-                let dr = king.row() as isize - mover.row() as isize;
-                king.step(dc, dr)
-                    .is_some_and(|o| black(o) || has(anvils, o.index()))
+                let o = NEIGHBOURS[king][d];
+                black(o) || (o != NONE && has(anvils, usize::from(o)))
             }
         }
     }
-}
-
-/// The king's cell index, if he is on the board.
-pub(crate) fn king_index(pos: &Tablut) -> Option<usize> {
-    pos.board.iter().position(|&p| p == Some(Piece::King))
 }
 
 /// The number of clear lines of the king for Tuichi/Raichi (0 without Tuichi).
 pub(crate) fn clear_lines(pos: &Tablut) -> u32 {
     let rules = pos.variant.rules();
-    let (Some(kind), Some(k)) = (rules.tuichi, king_index(pos)) else {
+    let (Some(kind), Some(k)) = (rules.tuichi, pos.king_index()) else {
         return 0;
     };
-    let king = Cell::at(k);
+    let (r, c) = (k / SIZE, k % SIZE);
+    let blocks = &rules.masks.clear_line_blocks;
+    let row = line(pos.occupied() | blocks.rows, r);
+    let col = line(pos.occupied_t | blocks.cols, c);
+    // Whether the places of a line before `p` (or after it) are all free.
+    let before = |l: u16, p: usize| p > 0 && l & ((1 << p) - 1) == 0;
+    let after = |l: u16, p: usize| p + 1 < SIZE && l >> (p + 1) == 0;
+    let (vertical, horizontal) = match kind {
+        ClearLine::ToEdge => (true, true),
+        // Only along the edge the king stands on.
+        ClearLine::EdgeToCorner => (c == 0 || c == SIZE - 1, r == 0 || r == SIZE - 1),
+    };
     let mut lines = 0;
-    for (dc, dr) in DIRS {
-        if kind == ClearLine::EdgeToCorner {
-            // Only along the edge the king stands on.
-            let on_edge_line = if dc == 0 {
-                king.col() == 0 || king.col() == 8
-            } else {
-                king.row() == 0 || king.row() == 8
-            };
-            if !on_edge_line {
-                continue;
-            }
-        }
-        let mut cell = king;
-        let mut clear = false;
-        while let Some(n) = cell.step(dc, dr) {
-            let i = n.index();
-            if pos.board[i].is_some() || has(rules.camps, i) || i == THRONE {
-                clear = false;
-                break;
-            }
-            clear = true;
-            cell = n;
-        }
-        if clear {
-            lines += 1;
-        }
+    if vertical {
+        lines += u32::from(before(col, r)) + u32::from(after(col, r));
+    }
+    if horizontal {
+        lines += u32::from(before(row, c)) + u32::from(after(row, c));
     }
     lines
 }
 
 /// The end of the game by the position alone (not by repetition or by a lack of moves).
+#[inline]
 pub(crate) fn decided(pos: &Tablut) -> Option<Outcome> {
     let rules = pos.variant.rules();
-    let Some(k) = king_index(pos) else {
+    let Some(k) = pos.king_index() else {
         return Some(Outcome::win(Player::One, KING_CAPTURED));
     };
     if has(rules.escapes, k) {
@@ -195,8 +186,8 @@ pub(crate) fn events(
             let taken: Vec<String> = Cell::all()
                 .filter(|&c| {
                     c != from
-                        && matches!(before.board[c.index()], Some(Piece::Black | Piece::White))
-                        && after.board[c.index()].is_none()
+                        && matches!(before.at(c.index()), Some(Piece::Black | Piece::White))
+                        && after.at(c.index()).is_none()
                 })
                 .map(|c| c.name())
                 .collect();
@@ -209,8 +200,8 @@ pub(crate) fn events(
             }
         }
     }
-    let king_before = king_index(before).map(Cell::at);
-    let king_after = king_index(after).map(Cell::at);
+    let king_before = before.king();
+    let king_after = after.king();
     if let (Some(k), None) = (king_before, king_after) {
         events.push(Event {
             kind: "king-captured",

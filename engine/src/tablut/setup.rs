@@ -2,7 +2,7 @@
 
 use super::cells::{has, Cell};
 use super::variant::{Variant, THRONE};
-use super::{zobrist, Piece, Tablut};
+use super::{Piece, Tablut};
 use crate::{Played, Player, SetupError};
 
 /// The structured fields of a game in progress (its position and repetition
@@ -45,20 +45,7 @@ pub(crate) fn start_board() -> [Option<Piece>; 81] {
 
 /// The start position of a variant.
 pub(crate) fn start(variant: Variant) -> Tablut {
-    let board = start_board();
-    let side = variant.rules().first;
-    Tablut {
-        variant,
-        board,
-        side,
-        hash: zobrist::full(&board, side),
-        count: piece_count(&board),
-        passes: 0,
-    }
-}
-
-fn piece_count(board: &[Option<Piece>; 81]) -> u8 {
-    board.iter().filter(|p| p.is_some()).count() as u8
+    Tablut::from_board(variant, &start_board(), variant.rules().first, 0)
 }
 
 /// Validates a setup, listing every problem.
@@ -120,13 +107,6 @@ pub(crate) fn build(variant: Variant, setup: &Setup) -> Result<Played<Tablut>, S
         problems.push("passing exists only in linnaeus; the pass count must be 0".to_string());
     }
     SetupError::check(problems)?;
-    let position = Tablut {
-        variant,
-        board,
-        side: setup.side_to_move,
-        hash: zobrist::full(&board, setup.side_to_move),
-        count: piece_count(&board),
-        passes: setup.passes,
-    };
+    let position = Tablut::from_board(variant, &board, setup.side_to_move, setup.passes);
     Ok(Played::from_parts(position, setup.history.clone()))
 }

@@ -3,6 +3,7 @@
 //! Every rule that differs between variants is a field of [`Rules`], filled from
 //! cell-name tables, so a corrected rule is a one-line change here.
 
+use super::bits::{transpose, Bits};
 use super::cells::{cells, has, CellSet, EDGE, SIZE};
 use crate::Player;
 
@@ -92,7 +93,81 @@ pub(crate) struct Rules {
     pub start_counts: bool,
     /// A side with no legal move passes (else it loses).
     pub stuck_passes: bool,
+    /// The same rules as bitboards for the move generator (filled by [`Rules::masked`]).
+    pub masks: Masks,
 }
+
+/// A set of cells in both orientations (see `bits.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lines {
+    /// Bit `row * 9 + col`.
+    pub rows: Bits,
+    /// Bit `col * 9 + row`.
+    pub cols: Bits,
+}
+
+impl Lines {
+    const fn of(set: CellSet) -> Lines {
+        Lines {
+            rows: set,
+            cols: transpose(set),
+        }
+    }
+}
+
+/// What stops a slide besides pieces, and where a piece may pass but not stop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Masks {
+    /// Cells that stop the king.
+    pub king_blocks: Lines,
+    /// Cells that stop a soldier standing in camp group `g` (0: in no camp).
+    pub soldier_blocks: [Lines; 5],
+    /// Cells a soldier may not stop on (the throne, cells only the king enters).
+    pub soldier_no_stop: Lines,
+    /// Cells that interrupt a clear line (Tuichi): camps and the throne.
+    pub clear_line_blocks: Lines,
+}
+
+impl Rules {
+    /// The rules with their [`Masks`] computed from the other fields.
+    const fn masked(mut self) -> Rules {
+        let throne_blocks_king = if self.king_reenters_throne {
+            0
+        } else {
+            THRONE_SET
+        };
+        let throne_blocks_soldiers = if self.soldiers_pass_throne {
+            0
+        } else {
+            THRONE_SET
+        };
+        let mut soldier_blocks = [Lines::of(self.camps | throne_blocks_soldiers); 5];
+        let mut g = 0;
+        while g < CAMP_GROUPS.len() {
+            let own = if self.camps & CAMP_GROUPS[g] != 0 {
+                CAMP_GROUPS[g]
+            } else {
+                0
+            };
+            soldier_blocks[g + 1] = Lines::of((self.camps & !own) | throne_blocks_soldiers);
+            g += 1;
+        }
+        self.masks = Masks {
+            king_blocks: Lines::of(self.camps | throne_blocks_king),
+            soldier_blocks,
+            soldier_no_stop: Lines::of(THRONE_SET | self.king_only),
+            clear_line_blocks: Lines::of(self.camps | THRONE_SET),
+        };
+        self
+    }
+}
+
+const NO_MASKS: Masks = Masks {
+    king_blocks: Lines { rows: 0, cols: 0 },
+    soldier_blocks: [Lines { rows: 0, cols: 0 }; 5],
+    soldier_no_stop: Lines { rows: 0, cols: 0 },
+    clear_line_blocks: Lines { rows: 0, cols: 0 },
+};
 
 const fn group_table(groups: &[CellSet]) -> [u8; SIZE * SIZE] {
     let mut table = [0u8; SIZE * SIZE];
@@ -128,7 +203,9 @@ static BGA: Rules = Rules {
     repetition_draw_at: 3,
     start_counts: true,
     stuck_passes: false,
-};
+    masks: NO_MASKS,
+}
+.masked();
 
 static BGA_CORNERS: Rules = Rules {
     first: Player::One,
@@ -148,7 +225,9 @@ static BGA_CORNERS: Rules = Rules {
     repetition_draw_at: 3,
     start_counts: true,
     stuck_passes: false,
-};
+    masks: NO_MASKS,
+}
+.masked();
 
 static ASHTON: Rules = Rules {
     first: Player::Two,
@@ -168,7 +247,9 @@ static ASHTON: Rules = Rules {
     repetition_draw_at: 2,
     start_counts: false,
     stuck_passes: false,
-};
+    masks: NO_MASKS,
+}
+.masked();
 
 static LINNAEUS: Rules = Rules {
     first: Player::One,
@@ -186,7 +267,9 @@ static LINNAEUS: Rules = Rules {
     repetition_draw_at: 3,
     start_counts: true,
     stuck_passes: true,
-};
+    masks: NO_MASKS,
+}
+.masked();
 
 impl Variant {
     /// The rule table of this variant.

@@ -51,11 +51,10 @@ pub(crate) fn side(side: Player) -> u64 {
     }
 }
 
-/// The hash of a whole board and side to move.
-pub(crate) fn full(board: &[Option<Piece>; 81], to_move: Player) -> u64 {
-    board
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.map(|p| piece(i, p)))
-        .fold(side(to_move), |h, k| h ^ k)
+/// The hash of a whole board (cell indices and pieces) and side to move.
+#[cfg(test)]
+pub(crate) fn full(pieces: impl IntoIterator<Item = (usize, Piece)>, to_move: Player) -> u64 {
+    pieces
+        .into_iter()
+        .fold(side(to_move), |h, (i, p)| h ^ piece(i, p))
 }

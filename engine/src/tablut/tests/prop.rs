@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::Pos;
 use crate::eval::Evaluator;
-use crate::game::Player;
+use crate::game::{Game, Player};
 use crate::played::perft;
 use crate::tablut::Cell;
 use crate::tablut::{reference, zobrist, Evaluation, Move, Piece, Setup, Tablut, Variant};
@@ -87,6 +87,20 @@ fn perft_depths_one_to_three_match_reference() {
     }
 }
 
+/// The count and the n-th move agree with the generator's list, in its order.
+fn check_count_and_nth(pos: &Tablut) {
+    let mut listed = Vec::new();
+    let _ = pos.generate(|m| {
+        listed.push(m);
+        ControlFlow::Continue(())
+    });
+    assert_eq!(pos.count_moves(), listed.len());
+    for (n, m) in listed.iter().enumerate() {
+        assert_eq!(pos.nth_move(n), Some(*m), "move {n}");
+    }
+    assert_eq!(pos.nth_move(listed.len()), None);
+}
+
 /// Plays seeded random games in every variant and compares, at every position,
 /// the fast generator with the reference, the incremental hash with a full one,
 /// and the notation round trip.
@@ -109,9 +123,15 @@ fn random_games_match_reference() {
                 pos.to_notation()
             );
             assert_eq!(fast, reference_moves(&pos), "{}", pos.to_notation());
+            if pos.outcome().is_none() {
+                check_count_and_nth(pos.position());
+            }
             assert_eq!(
                 pos.hash(),
-                zobrist::full(&pos.position().board, pos.side_to_move())
+                zobrist::full(
+                    pos.position().pieces().map(|(c, p)| (c.index(), p)),
+                    pos.side_to_move()
+                )
             );
             let text = pos.to_notation();
             assert_eq!(Pos::from_notation(v, &text).as_ref(), Ok(&pos), "{text}");
