@@ -266,8 +266,7 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     }
 
     /// The move [`Game::generate`] gives at index `n` (from 0), or `None` past
-    /// the last (same preconditions). With [`Game::count_moves`], a uniform
-    /// random move without listing them all; games override both together.
+    /// the last (same preconditions).
     fn nth_move(&self, n: usize) -> Option<Self::Move> {
         let mut found = None;
         let mut i = 0;
@@ -281,6 +280,17 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
             }
         });
         found
+    }
+
+    /// The move [`Game::generate`] gives at the index `pick` returns when
+    /// given the number of moves (at least 1), or `None` without moves
+    /// (`pick` not called). Same preconditions. Games that can count and find
+    /// in one pass override it: a random playout draws its moves this way.
+    fn pick_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Self::Move> {
+        match self.count_moves() {
+            0 => None,
+            n => self.nth_move(pick(n)),
+        }
     }
 
     /// The end of the game when the side to move has no legal move (and the

@@ -150,19 +150,14 @@ impl History {
     }
 
     /// A uniformly random move of `pos` (the current node), or the end of the
-    /// game there: one count of the moves and one generation up to the move
-    /// drawn ([`Game::count_moves`], [`Game::nth_move`]). Draws one number
-    /// from `rng`, the index into the moves [`History::turn`] would list.
+    /// game there, without listing the moves ([`Game::pick_move`]). Draws one
+    /// number from `rng`, the index into the moves [`History::turn`] would list.
     pub fn random_turn<G: Game, R: Rng>(&self, pos: &G, rng: &mut R) -> Result<G::Move, Outcome> {
         if let Some(o) = self.settled(pos) {
             return Err(o);
         }
-        match pos.count_moves() {
-            0 => Err(pos.no_moves()),
-            n => Ok(pos
-                .nth_move(rng.random_range(0..n))
-                .expect("a game's nth_move has a move below its count_moves")),
-        }
+        pos.pick_move(|n| rng.random_range(0..n))
+            .ok_or_else(|| pos.no_moves())
     }
 
     /// The end of the game at `pos` (the current node), if it is over; stops

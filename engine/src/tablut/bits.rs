@@ -1,10 +1,10 @@
 //! Bitboards of the 9x9 board and the tables the move generator reads.
 //!
-//! A [`Bits`] has bit `row * 9 + col` for each cell (the cell index); its
-//! *transpose* has bit `col * 9 + row`, so that a column is 9 consecutive bits
-//! as a row is. A slide along a line is one lookup: [`SLIDE`] gives, for a
-//! piece at place `p` of a 9-cell line and the line's blockers, the places it
-//! reaches.
+//! A position keeps its board as 9-bit lines: each row (bit `col`) and each
+//! column (bit `row`). A slide along a line is one lookup: [`SLIDE`] gives,
+//! for a piece at place `p` of a 9-cell line and the line's blockers, the
+//! places it reaches. A [`Bits`] is a whole set, bit `row * 9 + col` (the cell
+//! index), for the rule tables and the evaluation.
 
 use super::cells::{CellSet, SIZE};
 
@@ -17,29 +17,35 @@ pub(crate) const LINE: u16 = (1 << SIZE) - 1;
 /// No cell (an empty king slot, an off-board neighbour).
 pub(crate) const NONE: u8 = u8::MAX;
 
-/// The 9 bits of row `r` of `b` (or of column `r` of a transposed set).
-#[inline(always)]
-pub(crate) fn line(b: Bits, r: usize) -> u16 {
-    (b >> (r * SIZE)) as u16 & LINE
+/// The 9 bits of each row of a set (bit `col` of entry `row`).
+pub(crate) const fn rows(b: Bits) -> [u16; SIZE] {
+    let mut out = [0; SIZE];
+    let mut r = 0;
+    while r < SIZE {
+        out[r] = (b >> (r * SIZE)) as u16 & LINE;
+        r += 1;
+    }
+    out
 }
 
-/// The transpose of a set: bit `row * 9 + col` goes to `col * 9 + row`.
-pub(crate) const fn transpose(b: Bits) -> Bits {
-    let mut out = 0;
+/// The 9 bits of each column of a set (bit `row` of entry `col`).
+pub(crate) const fn columns(b: Bits) -> [u16; SIZE] {
+    let mut out = [0; SIZE];
     let mut i = 0;
     while i < SIZE * SIZE {
         if (b >> i) & 1 == 1 {
-            out |= 1 << ((i % SIZE) * SIZE + i / SIZE);
+            out[i % SIZE] |= 1 << (i / SIZE);
         }
         i += 1;
     }
     out
 }
 
-/// The bit of cell `i` in the transposed orientation.
-#[inline(always)]
-pub(crate) const fn transposed_bit(i: usize) -> Bits {
-    1 << ((i % SIZE) * SIZE + i / SIZE)
+/// The set of the given rows (the inverse of [`rows`]).
+pub(crate) fn from_rows(rows: &[u16; SIZE]) -> Bits {
+    rows.iter()
+        .enumerate()
+        .fold(0, |b, (r, &l)| b | Bits::from(l) << (r * SIZE))
 }
 
 /// `SLIDE[p][blockers]`: the places of a 9-cell line reached from place `p`
@@ -93,24 +99,6 @@ pub(crate) static NEIGHBOURS: [[u8; 4]; SIZE * SIZE] = {
     table
 };
 
-/// The cells next to each cell (up to 4), as a set.
-pub(crate) static ADJACENT: [Bits; SIZE * SIZE] = {
-    let mut table = [0; SIZE * SIZE];
-    let mut i = 0;
-    while i < SIZE * SIZE {
-        let mut d = 0;
-        while d < 4 {
-            let n = NEIGHBOURS[i][d];
-            if n != NONE {
-                table[i] |= 1 << n;
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    table
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,12 +115,12 @@ mod tests {
     }
 
     #[test]
-    fn transposing_twice_gives_the_set_back() {
+    fn rows_and_columns_of_a_set() {
         let b: Bits = 0x1_2345_6789_abcd_ef01_2345;
-        assert_eq!(transpose(transpose(b)), b);
-        // b1 (row 0, col 1, index 1) becomes index 9 (col 1 is row 1 of the transpose).
-        assert_eq!(transpose(1 << 1), 1 << 9);
-        assert_eq!(transposed_bit(1), 1 << 9);
-        assert_eq!(line(transpose(1 << 1), 1), 1);
+        assert_eq!(from_rows(&rows(b)), b);
+        // b1 (row 0, col 1, index 1) and a2 (row 1, col 0, index 9).
+        let set = (1 << 1) | (1 << 9);
+        assert_eq!(rows(set)[..2], [0b10, 0b1]);
+        assert_eq!(columns(set)[..2], [0b10, 0b1]);
     }
 }

@@ -86,6 +86,7 @@ use crate::game::{
 use crate::played::{Notation, Played};
 use crate::search::{standard_searchers, PerfectSearch, SearcherInfo};
 use bits::Bits;
+use cells::SIZE;
 
 mod bits;
 mod cells;
@@ -166,18 +167,23 @@ pub enum Move {
 }
 
 /// A Tablut position: board, side to move and pass count (its repetition
-/// history lives beside it, in [`Played`]). The board is kept as bitboards
-/// (see `bits.rs`): black soldiers, white soldiers, the king's cell, and every
-/// piece transposed for the column slides.
+/// history lives beside it, in [`Played`]). The board is kept line by line
+/// (see `bits.rs`): black and white soldiers per row, every piece per column,
+/// and the king's cell, so that a slide is one table lookup per line and
+/// playing a move copies a few dozen bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tablut {
     variant: Variant,
-    black: Bits,
-    white: Bits,
-    /// Every piece, transposed (bit `col * 9 + row`).
-    occupied_t: Bits,
+    /// Bit `col` of `black[row]`: a black soldier there.
+    black: [u16; SIZE],
+    /// Bit `col` of `white[row]`: a white soldier there.
+    white: [u16; SIZE],
+    /// Bit `row` of `columns[col]`: a piece there.
+    columns: [u16; SIZE],
     /// The king's cell index, or [`bits::NONE`] once he is captured.
     king: u8,
+    /// Pieces on the board (a capture lowers it: the move cannot be undone).
+    count: u8,
     side: Player,
     hash: u64,
     passes: u8,
@@ -208,10 +214,11 @@ impl Tablut {
     fn from_board(variant: Variant, board: &[Option<Piece>; 81], side: Player, passes: u8) -> Self {
         let mut pos = Tablut {
             variant,
-            black: 0,
-            white: 0,
-            occupied_t: 0,
+            black: [0; SIZE],
+            white: [0; SIZE],
+            columns: [0; SIZE],
             king: bits::NONE,
+            count: 0,
             side,
             hash: zobrist::side(side),
             passes,
@@ -227,10 +234,10 @@ impl Tablut {
     /// The piece on the cell with index `i`.
     #[inline]
     pub(crate) fn at(&self, i: usize) -> Option<Piece> {
-        let bit = 1 << i;
-        if self.black & bit != 0 {
+        let (r, c) = (i / SIZE, i % SIZE);
+        if self.black[r] >> c & 1 != 0 {
             Some(Piece::Black)
-        } else if self.white & bit != 0 {
+        } else if self.white[r] >> c & 1 != 0 {
             Some(Piece::White)
         } else if usize::from(self.king) == i {
             Some(Piece::King)
@@ -239,64 +246,77 @@ impl Tablut {
         }
     }
 
+    /// Whether a black soldier stands on cell `i`.
+    #[inline]
+    pub(crate) fn is_black(&self, i: usize) -> bool {
+        self.black[i / SIZE] >> (i % SIZE) & 1 != 0
+    }
+
+    /// Whether a white soldier stands on cell `i`.
+    #[inline]
+    pub(crate) fn is_white(&self, i: usize) -> bool {
+        self.white[i / SIZE] >> (i % SIZE) & 1 != 0
+    }
+
     /// The king's cell index, if he is on the board.
     #[inline]
     pub(crate) fn king_index(&self) -> Option<usize> {
         (self.king != bits::NONE).then_some(usize::from(self.king))
     }
 
-    /// The king's cell as a set (empty once he is captured).
+    /// The king's bit in row `r` (0 if he is elsewhere or captured).
     #[inline]
-    fn king_bits(&self) -> Bits {
-        if self.king == bits::NONE {
-            0
+    fn king_in_row(&self, r: usize) -> u16 {
+        let k = usize::from(self.king);
+        if k / SIZE == r {
+            1 << (k % SIZE)
         } else {
-            1 << self.king
+            0
         }
     }
 
-    /// Every occupied cell.
+    /// The occupied cells of row `r`.
     #[inline]
-    pub(crate) fn occupied(&self) -> Bits {
-        self.black | self.white | self.king_bits()
+    pub(crate) fn row(&self, r: usize) -> u16 {
+        self.black[r] | self.white[r] | self.king_in_row(r)
     }
 
-    /// The pieces of the side to move.
+    /// The occupied cells of column `c`.
     #[inline]
-    pub(crate) fn own(&self) -> Bits {
+    pub(crate) fn column(&self, c: usize) -> u16 {
+        self.columns[c]
+    }
+
+    /// The pieces of the side to move in row `r`.
+    #[inline]
+    pub(crate) fn own_row(&self, r: usize) -> u16 {
         match self.side {
-            Player::One => self.black,
-            Player::Two => self.white | self.king_bits(),
+            Player::One => self.black[r],
+            Player::Two => self.white[r] | self.king_in_row(r),
         }
     }
 
-    /// Black soldiers.
-    #[inline]
+    /// Black soldiers as a set.
     pub(crate) fn black(&self) -> Bits {
-        self.black
+        bits::from_rows(&self.black)
     }
 
-    /// White soldiers (not the king).
-    #[inline]
+    /// White soldiers (not the king) as a set.
     pub(crate) fn white(&self) -> Bits {
-        self.white
-    }
-
-    /// Soldiers and the king on the board.
-    #[inline]
-    fn count(&self) -> u32 {
-        self.occupied().count_ones()
+        bits::from_rows(&self.white)
     }
 
     /// Puts `piece` on the empty cell `i`.
     #[inline]
     fn put(&mut self, i: usize, piece: Piece) {
+        let (r, c) = (i / SIZE, i % SIZE);
         match piece {
-            Piece::Black => self.black |= 1 << i,
-            Piece::White => self.white |= 1 << i,
+            Piece::Black => self.black[r] |= 1 << c,
+            Piece::White => self.white[r] |= 1 << c,
             Piece::King => self.king = i as u8,
         }
-        self.occupied_t |= bits::transposed_bit(i);
+        self.columns[c] |= 1 << r;
+        self.count += 1;
         self.hash ^= zobrist::piece(i, piece);
     }
 
@@ -304,12 +324,14 @@ impl Tablut {
     #[inline]
     fn take(&mut self, i: usize) -> Option<Piece> {
         let piece = self.at(i)?;
+        let (r, c) = (i / SIZE, i % SIZE);
         match piece {
-            Piece::Black => self.black &= !(1 << i),
-            Piece::White => self.white &= !(1 << i),
+            Piece::Black => self.black[r] &= !(1 << c),
+            Piece::White => self.white[r] &= !(1 << c),
             Piece::King => self.king = bits::NONE,
         }
-        self.occupied_t &= !bits::transposed_bit(i);
+        self.columns[c] &= !(1 << r);
+        self.count -= 1;
         self.hash ^= zobrist::piece(i, piece);
         Some(piece)
     }
@@ -420,6 +442,19 @@ impl Game for Tablut {
         step
     }
 
+    fn pick_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+        // A side without steps has the pass alone (linnaeus) or no move.
+        let mut pick = Some(pick);
+        let step = movegen::pick_step(self, |n| pick.take().map_or(0, |p| p(n)));
+        match pick {
+            Some(p) if self.variant.rules().stuck_passes => {
+                p(1);
+                Some(Move::Pass)
+            }
+            _ => step,
+        }
+    }
+
     fn count_moves(&self) -> usize {
         let steps = movegen::count_steps(self);
         if steps == 0 && self.variant.rules().stuck_passes {
@@ -455,7 +490,7 @@ impl Game for Tablut {
     }
 
     fn irreversible(&self, after: &Self) -> bool {
-        after.count() < self.count()
+        after.count < self.count
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {

@@ -1,35 +1,117 @@
-//! The fast move generator: one table lookup per piece and line on bitboards
-//! (`bits.rs`), no allocation, early stop. The moves come piece by piece in
-//! cell order, each piece's up, down, left and right, nearest cell first.
+//! The fast move generator: one table lookup per piece and line (`bits.rs`),
+//! no allocation, early stop. The moves come piece by piece in cell order,
+//! each piece's up, down, left and right, nearest cell first.
 
 use std::ops::ControlFlow;
 
-use super::bits::{line, SLIDE};
+use super::bits::SLIDE;
 use super::cells::{Cell, SIZE};
 use super::{Move, Tablut};
 
-/// Where the piece on `from` can go: the columns of its row and the rows of
-/// its column it reaches, as two 9-bit lines.
+/// Where one piece can go: the places of its row and of its column it reaches.
+#[derive(Clone, Copy, Default)]
+struct Reach {
+    from: u8,
+    row: u16,
+    col: u16,
+}
+
+/// The places below `p` of a line.
 #[inline(always)]
-fn destinations(pos: &Tablut, occupied: u128, from: usize) -> (u16, u16) {
+fn below(p: usize) -> u16 {
+    (1 << p) - 1
+}
+
+impl Reach {
+    fn count(self) -> usize {
+        (self.row.count_ones() + self.col.count_ones()) as usize
+    }
+
+    /// The four directions in generation order, each as (places, whether the
+    /// nearest is the highest place, whether it runs along the column).
+    #[inline(always)]
+    fn rays(self) -> [(u16, bool, bool); 4] {
+        let from = usize::from(self.from);
+        let (r, c) = (from / SIZE, from % SIZE);
+        [
+            (self.col & below(r), true, true),
+            (self.col & !below(r + 1), false, true),
+            (self.row & below(c), true, false),
+            (self.row & !below(c + 1), false, false),
+        ]
+    }
+
+    /// The step to place `q` of a ray.
+    #[inline(always)]
+    fn step(self, q: usize, vertical: bool) -> Move {
+        let from = usize::from(self.from);
+        let to = if vertical {
+            q * SIZE + from % SIZE
+        } else {
+            from - from % SIZE + q
+        };
+        Move::Step {
+            from: Cell::at(from),
+            to: Cell::at(to),
+        }
+    }
+
+    /// This piece's `n`-th step, or `Err` with `n` less its count.
+    #[inline(always)]
+    fn nth(self, mut n: usize) -> Result<Move, usize> {
+        for (mut ray, highest_first, vertical) in self.rays() {
+            let len = ray.count_ones() as usize;
+            if n >= len {
+                n -= len;
+                continue;
+            }
+            let k = if highest_first { len - 1 - n } else { n };
+            for _ in 0..k {
+                ray &= ray - 1;
+            }
+            return Ok(self.step(ray.trailing_zeros() as usize, vertical));
+        }
+        Err(n)
+    }
+}
+
+/// Calls `f` with the reach of each piece of the side to move, in cell order.
+#[inline(always)]
+fn for_each_piece<F: FnMut(Reach) -> ControlFlow<()>>(pos: &Tablut, mut f: F) -> ControlFlow<()> {
     let rules = pos.variant.rules();
     let masks = &rules.masks;
-    let (r, c) = (from / SIZE, from % SIZE);
-    let (blocks, no_stop) = if usize::from(pos.king) == from {
-        (masks.king_blocks, None)
-    } else {
-        (
-            masks.soldier_blocks[usize::from(rules.camp_group[from])],
-            Some(masks.soldier_no_stop),
-        )
-    };
-    let mut row = SLIDE[c][usize::from(line(occupied | blocks.rows, r))];
-    let mut col = SLIDE[r][usize::from(line(pos.occupied_t | blocks.cols, c))];
-    if let Some(no_stop) = no_stop {
-        row &= !line(no_stop.rows, r);
-        col &= !line(no_stop.cols, c);
+    let mut rows = [0u16; SIZE];
+    for (r, row) in rows.iter_mut().enumerate() {
+        *row = pos.row(r);
     }
-    (row, col)
+    for (r, &occupied) in rows.iter().enumerate() {
+        let mut own = pos.own_row(r);
+        while own != 0 {
+            let c = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let from = r * SIZE + c;
+            let (blocks, no_stop) = if usize::from(pos.king) == from {
+                (&masks.king_blocks, None)
+            } else {
+                (
+                    &masks.soldier_blocks[usize::from(rules.camp_group[from])],
+                    Some(&masks.soldier_no_stop),
+                )
+            };
+            let mut row = SLIDE[c][usize::from(occupied | blocks.rows[r])];
+            let mut col = SLIDE[r][usize::from(pos.column(c) | blocks.cols[c])];
+            if let Some(no_stop) = no_stop {
+                row &= !no_stop.rows[r];
+                col &= !no_stop.cols[c];
+            }
+            f(Reach {
+                from: from as u8,
+                row,
+                col,
+            })?;
+        }
+    }
+    ControlFlow::Continue(())
 }
 
 /// Calls `f` with every legal step (no pass) of the side to move, ignoring whether
@@ -38,96 +120,71 @@ pub(crate) fn for_each_step<F: FnMut(Move) -> ControlFlow<()>>(
     pos: &Tablut,
     f: &mut F,
 ) -> ControlFlow<()> {
-    let occupied = pos.occupied();
-    let mut own = pos.own();
-    while own != 0 {
-        let from = own.trailing_zeros() as usize;
-        own &= own - 1;
-        let (row, col) = destinations(pos, occupied, from);
-        let (r, c) = (from / SIZE, from % SIZE);
-        let below = |p: usize| (1u16 << p) - 1;
-        // Up and left: the places below `r` or `c`, nearest (highest) first.
-        let mut up = col & below(r);
-        while up != 0 {
-            let q = 15 - up.leading_zeros() as usize;
-            up ^= 1 << q;
-            f(step(from, q * SIZE + c))?;
+    for_each_piece(pos, |reach| {
+        for (mut ray, highest_first, vertical) in reach.rays() {
+            while ray != 0 {
+                let q = if highest_first {
+                    15 - ray.leading_zeros() as usize
+                } else {
+                    ray.trailing_zeros() as usize
+                };
+                ray ^= 1 << q;
+                f(reach.step(q, vertical))?;
+            }
         }
-        let mut down = col & !below(r + 1);
-        while down != 0 {
-            let q = down.trailing_zeros() as usize;
-            down &= down - 1;
-            f(step(from, q * SIZE + c))?;
-        }
-        let mut left = row & below(c);
-        while left != 0 {
-            let q = 15 - left.leading_zeros() as usize;
-            left ^= 1 << q;
-            f(step(from, r * SIZE + q))?;
-        }
-        let mut right = row & !below(c + 1);
-        while right != 0 {
-            let q = right.trailing_zeros() as usize;
-            right &= right - 1;
-            f(step(from, r * SIZE + q))?;
-        }
-    }
-    ControlFlow::Continue(())
+        ControlFlow::Continue(())
+    })
 }
 
 /// The number of steps [`for_each_step`] gives.
 pub(crate) fn count_steps(pos: &Tablut) -> usize {
-    let occupied = pos.occupied();
-    let mut own = pos.own();
     let mut n = 0;
-    while own != 0 {
-        let from = own.trailing_zeros() as usize;
-        own &= own - 1;
-        let (row, col) = destinations(pos, occupied, from);
-        n += (row.count_ones() + col.count_ones()) as usize;
-    }
+    let _ = for_each_piece(pos, |reach| {
+        n += reach.count();
+        ControlFlow::Continue(())
+    });
     n
 }
 
 /// The step [`for_each_step`] gives at index `n`, if there are more than `n`.
 pub(crate) fn nth_step(pos: &Tablut, mut n: usize) -> Option<Move> {
-    let occupied = pos.occupied();
-    let mut own = pos.own();
-    while own != 0 {
-        let from = own.trailing_zeros() as usize;
-        own &= own - 1;
-        let (row, col) = destinations(pos, occupied, from);
-        let (r, c) = (from / SIZE, from % SIZE);
-        let below = |p: usize| (1u16 << p) - 1;
-        // The four directions in generation order: nearest first means the
-        // highest place first below the piece, the lowest first above it.
-        let rays = [
-            (col & below(r), true, true),
-            (col & !below(r + 1), false, true),
-            (row & below(c), true, false),
-            (row & !below(c + 1), false, false),
-        ];
-        for (mut ray, downwards, vertical) in rays {
-            let len = ray.count_ones() as usize;
-            if n >= len {
-                n -= len;
-                continue;
-            }
-            let k = if downwards { len - 1 - n } else { n };
-            for _ in 0..k {
-                ray &= ray - 1;
-            }
-            let q = ray.trailing_zeros() as usize;
-            let to = if vertical { q * SIZE + c } else { r * SIZE + q };
-            return Some(step(from, to));
+    let mut found = None;
+    let _ = for_each_piece(pos, |reach| match reach.nth(n) {
+        Ok(m) => {
+            found = Some(m);
+            ControlFlow::Break(())
+        }
+        Err(rest) => {
+            n = rest;
+            ControlFlow::Continue(())
+        }
+    });
+    found
+}
+
+/// The step at the index `pick` chooses given the number of steps, found in
+/// one pass over the pieces; `None` (and `pick` not called) without steps.
+pub(crate) fn pick_step(pos: &Tablut, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+    // At most 16 black soldiers, or 8 white soldiers and the king.
+    let mut reaches = [Reach::default(); 16];
+    let (mut pieces, mut total) = (0, 0);
+    let _ = for_each_piece(pos, |reach| {
+        total += reach.count();
+        if let Some(slot) = reaches.get_mut(pieces) {
+            *slot = reach;
+            pieces += 1;
+        }
+        ControlFlow::Continue(())
+    });
+    if total == 0 {
+        return None;
+    }
+    let mut n = pick(total);
+    for reach in &reaches[..pieces] {
+        match reach.nth(n) {
+            Ok(m) => return Some(m),
+            Err(rest) => n = rest,
         }
     }
     None
-}
-
-fn step(from: usize, to: usize) -> Move {
-    Move::Step {
-        from: Cell::at(from),
-        to: Cell::at(to),
-    }
 }

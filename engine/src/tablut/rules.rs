@@ -1,6 +1,6 @@
 //! Playing a move (captures, king capture) and the end of the game.
 
-use super::bits::{line, Bits, ADJACENT, NEIGHBOURS, NONE};
+use super::bits::{rows, NEIGHBOURS, NONE};
 use super::cells::{cells, has, Cell, SIZE};
 use super::setup::{BLACK_START, WHITE_START};
 use super::variant::{ClearLine, KingCapture, THRONE};
@@ -15,8 +15,8 @@ pub(crate) const TWO_PASSES: &str = "two passes in a row";
 pub(crate) const REPETITION: &str = "repetition";
 pub(crate) const NO_MOVES: &str = "no legal move";
 
-const START_BLACK: Bits = cells(&BLACK_START);
-const START_WHITE: Bits = cells(&WHITE_START);
+const START_BLACK: [u16; SIZE] = rows(cells(&BLACK_START));
+const START_WHITE: [u16; SIZE] = rows(cells(&WHITE_START));
 
 /// Plays a move produced by the generator (or a pass) and returns the new position.
 pub(crate) fn apply(pos: &Tablut, mv: Move) -> Tablut {
@@ -53,34 +53,28 @@ pub(crate) fn recorded(pos: &Tablut, history_empty: bool) -> bool {
 #[inline]
 fn capture(pos: &mut Tablut, to: usize, piece: Piece) {
     let rules = pos.variant.rules();
-    let enemies = match piece {
-        Piece::Black => pos.white | king_bits(pos),
-        Piece::White => pos.black,
-        Piece::King if rules.king_armed => pos.black,
-        Piece::King => 0,
-    };
-    if ADJACENT[to] & enemies == 0 {
-        return;
-    }
     for (d, &n) in NEIGHBOURS[to].iter().enumerate() {
-        if n == NONE || enemies & (1 << n) == 0 {
+        if n == NONE {
             continue;
         }
         let n = usize::from(n);
         let far = NEIGHBOURS[n][d];
         let taken = match piece {
+            Piece::Black if pos.is_white(n) => {
+                far != NONE && {
+                    let f = usize::from(far);
+                    pos.is_black(f) || has(rules.hostile_to_white, f)
+                }
+            }
             Piece::Black if usize::from(pos.king) == n => king_captured(pos, n, d),
-            Piece::Black => far != NONE && (pos.black | rules.hostile_to_white) & (1 << far) != 0,
-            Piece::White | Piece::King => anvil_against_black(pos, far),
+            Piece::White if pos.is_black(n) => anvil_against_black(pos, far),
+            Piece::King if rules.king_armed && pos.is_black(n) => anvil_against_black(pos, far),
+            _ => false,
         };
         if taken {
             pos.take(n);
         }
     }
-}
-
-fn king_bits(pos: &Tablut) -> Bits {
-    pos.king_index().map_or(0, |k| 1 << k)
 }
 
 /// Whether cell `far` (or [`NONE`]) closes the capture of a black soldier.
@@ -89,27 +83,26 @@ fn anvil_against_black(pos: &Tablut, far: u8) -> bool {
         return false;
     }
     let rules = pos.variant.rules();
-    let anvils =
-        pos.white | rules.hostile_to_black | if rules.king_armed { king_bits(pos) } else { 0 };
-    anvils & (1 << far) != 0
+    let f = usize::from(far);
+    pos.is_white(f) || has(rules.hostile_to_black, f) || (rules.king_armed && pos.king == far)
 }
 
 /// Whether the king on `king` is captured by the black piece that just
 /// arrived next to him, coming from direction `d` (the king is its neighbour
 /// in direction `d`).
 fn king_captured(pos: &Tablut, king: usize, d: usize) -> bool {
-    let black = |n: u8| n != NONE && pos.black & (1 << n) != 0;
+    let black = |n: u8| n != NONE && pos.is_black(usize::from(n));
+    let neighbours = NEIGHBOURS[king];
     match pos.variant.rules().king_capture {
-        KingCapture::Surround { special } => NEIGHBOURS[king]
+        KingCapture::Surround { special } => neighbours
             .iter()
             .all(|&n| n == NONE || black(n) || has(special, usize::from(n))),
         KingCapture::ThroneOrCustodial { anvils } => {
-            if king == THRONE || has(ADJACENT[king], THRONE) {
-                NEIGHBOURS[king]
-                    .iter()
-                    .all(|&n| black(n) || usize::from(n) == THRONE)
+            let throne = |n: u8| usize::from(n) == THRONE;
+            if king == THRONE || neighbours.iter().any(|&n| throne(n)) {
+                neighbours.iter().all(|&n| black(n) || throne(n))
             } else {
-                let o = NEIGHBOURS[king][d];
+                let o = neighbours[d];
                 black(o) || (o != NONE && has(anvils, usize::from(o)))
             }
         }
@@ -124,8 +117,8 @@ pub(crate) fn clear_lines(pos: &Tablut) -> u32 {
     };
     let (r, c) = (k / SIZE, k % SIZE);
     let blocks = &rules.masks.clear_line_blocks;
-    let row = line(pos.occupied() | blocks.rows, r);
-    let col = line(pos.occupied_t | blocks.cols, c);
+    let row = pos.row(r) | blocks.rows[r];
+    let col = pos.column(c) | blocks.cols[c];
     // Whether the places of a line before `p` (or after it) are all free.
     let before = |l: u16, p: usize| p > 0 && l & ((1 << p) - 1) == 0;
     let after = |l: u16, p: usize| p + 1 < SIZE && l >> (p + 1) == 0;

@@ -3,7 +3,7 @@
 //! Every rule that differs between variants is a field of [`Rules`], filled from
 //! cell-name tables, so a corrected rule is a one-line change here.
 
-use super::bits::{transpose, Bits};
+use super::bits::{columns, rows};
 use super::cells::{cells, has, CellSet, EDGE, SIZE};
 use crate::Player;
 
@@ -97,20 +97,25 @@ pub(crate) struct Rules {
     pub masks: Masks,
 }
 
-/// A set of cells in both orientations (see `bits.rs`).
+/// A set of cells line by line (see `bits.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lines {
-    /// Bit `row * 9 + col`.
-    pub rows: Bits,
-    /// Bit `col * 9 + row`.
-    pub cols: Bits,
+    /// Bit `col` of `rows[row]`.
+    pub rows: [u16; SIZE],
+    /// Bit `row` of `cols[col]`.
+    pub cols: [u16; SIZE],
 }
 
 impl Lines {
+    const NONE: Lines = Lines {
+        rows: [0; SIZE],
+        cols: [0; SIZE],
+    };
+
     const fn of(set: CellSet) -> Lines {
         Lines {
-            rows: set,
-            cols: transpose(set),
+            rows: rows(set),
+            cols: columns(set),
         }
     }
 }
@@ -163,10 +168,10 @@ impl Rules {
 }
 
 const NO_MASKS: Masks = Masks {
-    king_blocks: Lines { rows: 0, cols: 0 },
-    soldier_blocks: [Lines { rows: 0, cols: 0 }; 5],
-    soldier_no_stop: Lines { rows: 0, cols: 0 },
-    clear_line_blocks: Lines { rows: 0, cols: 0 },
+    king_blocks: Lines::NONE,
+    soldier_blocks: [Lines::NONE; 5],
+    soldier_no_stop: Lines::NONE,
+    clear_line_blocks: Lines::NONE,
 };
 
 const fn group_table(groups: &[CellSet]) -> [u8; SIZE * SIZE] {

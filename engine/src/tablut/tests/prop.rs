@@ -99,6 +99,13 @@ fn check_count_and_nth(pos: &Tablut) {
         assert_eq!(pos.nth_move(n), Some(*m), "move {n}");
     }
     assert_eq!(pos.nth_move(listed.len()), None);
+    for n in 0..listed.len() {
+        let picked = pos.pick_move(|count| {
+            assert_eq!(count, listed.len());
+            n
+        });
+        assert_eq!(picked, Some(listed[n]));
+    }
 }
 
 /// Plays seeded random games in every variant and compares, at every position,
