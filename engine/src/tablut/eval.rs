@@ -1,15 +1,26 @@
-//! Static evaluation: material, the king's escape routes and freedom, black
-//! pressure around the king and on the cells guarding the escapes.
+//! Static evaluation: material, captures possible next move (so that a
+//! search ending just before a capture still sees it), the king's escape
+//! routes and freedom, black pressure around the king and on the cells
+//! guarding the escapes.
 
+use super::bits::{Bits, NEIGHBOURS, NONE};
 use super::cells::Cell;
 use super::cells::{cells, has, CellSet, DIRS, SIZE};
+use super::movegen::reach;
 use super::variant::{KingCapture, Rules, Variant, THRONE};
 use super::{Piece, Tablut};
 use crate::eval::Evaluator;
 use crate::Player;
 
-const WHITE_SOLDIER: i32 = 100;
-const BLACK_SOLDIER: i32 = 60;
+const WHITE_SOLDIER: i32 = 180;
+const BLACK_SOLDIER: i32 = 100;
+/// The side to move can capture the king next move.
+const KING_CAPTURE_NEXT: i32 = 1500;
+/// The king could be captured next move, but white is to move.
+const KING_THREATENED: i32 = 120;
+/// Share (in tenths) of a soldier's value the side to move wins when it can
+/// capture one, and the opponent loses when two of its soldiers hang.
+const CAPTURE_NEXT_TENTHS: i32 = 7;
 /// One open line from the king to an escape cell (an immediate threat).
 const ONE_ROUTE: i32 = 180;
 /// Two or more open lines (usually decisive).
@@ -79,6 +90,7 @@ fn white_view(pos: &Tablut) -> i32 {
             }
         }
     }
+    score += threats(pos, rules, k);
     score -= match missing_attackers(pos, rules, k) {
         1 => KING_ONE_FROM_CAPTURE,
         2 => KING_TWO_FROM_CAPTURE,
@@ -108,6 +120,97 @@ fn white_view(pos: &Tablut) -> i32 {
     score += KING_MOBILITY * mobility;
     score -= KING_DISTANCE * distance_to_escape(rules.escapes, kr, kc);
     score
+}
+
+/// Captures possible next move, from white's view: the side to move is
+/// expected to make its best one; of the other side's, it parries one.
+fn threats(pos: &Tablut, rules: &Rules, king: usize) -> i32 {
+    let black_reach = reach(pos, Player::One, false);
+    let white_reach = reach(pos, Player::Two, rules.king_armed);
+    let white_anvils =
+        pos.white() | rules.hostile_to_black | if rules.king_armed { 1 << king } else { 0 };
+    let black_anvils = pos.black() | rules.hostile_to_white;
+    let hanging_white = hanging(pos, pos.white(), black_anvils, black_reach);
+    let hanging_black = hanging(pos, pos.black(), white_anvils, white_reach);
+    let king_hangs = missing_attackers_within(pos, rules, king, black_reach);
+    let capture = |hanging: u32, value: i32| {
+        if hanging > 0 {
+            value * CAPTURE_NEXT_TENTHS / 10
+        } else {
+            0
+        }
+    };
+    let second = |hanging: u32, value: i32| {
+        if hanging > 1 {
+            value * CAPTURE_NEXT_TENTHS / 20
+        } else {
+            0
+        }
+    };
+    match pos.side {
+        Player::One if king_hangs => -KING_CAPTURE_NEXT,
+        Player::One => {
+            -capture(hanging_white, WHITE_SOLDIER) + second(hanging_black, BLACK_SOLDIER)
+        }
+        Player::Two => {
+            capture(hanging_black, BLACK_SOLDIER)
+                - second(hanging_white, WHITE_SOLDIER)
+                - if king_hangs { KING_THREATENED } else { 0 }
+        }
+    }
+}
+
+/// How many of `soldiers` one enemy move could capture: a neighbour on one
+/// side is an anvil, the cell on the other side empty and reachable.
+fn hanging(pos: &Tablut, soldiers: Bits, anvils: Bits, reachable: Bits) -> u32 {
+    let occupied = pos.black() | pos.white() | pos.king_index().map_or(0, |k| 1 << k);
+    let empty_reachable = reachable & !occupied;
+    let mut count = 0;
+    let mut rest = soldiers;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let n = NEIGHBOURS[i];
+        let closes = |a: u8, b: u8| {
+            a != NONE && b != NONE && anvils >> a & 1 == 1 && empty_reachable >> b & 1 == 1
+        };
+        if closes(n[0], n[1]) || closes(n[1], n[0]) || closes(n[2], n[3]) || closes(n[3], n[2]) {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Whether one black move to a cell of `reachable` could capture the king.
+fn missing_attackers_within(pos: &Tablut, rules: &Rules, king: usize, reachable: Bits) -> bool {
+    let n = NEIGHBOURS[king];
+    let black = |c: u8| c != NONE && pos.is_black(usize::from(c));
+    let empty_reachable =
+        |c: u8| c != NONE && pos.at(usize::from(c)).is_none() && reachable >> c & 1 == 1;
+    let near_throne = king == THRONE || n.iter().any(|&c| usize::from(c) == THRONE);
+    // The one neighbour still missing, if exactly one is.
+    let one_missing = |counts: &dyn Fn(u8) -> bool| {
+        let mut missing = n.iter().copied().filter(|&c| !counts(c));
+        match (missing.next(), missing.next()) {
+            (Some(c), None) => empty_reachable(c),
+            _ => false,
+        }
+    };
+    match rules.king_capture {
+        KingCapture::Surround { special } => {
+            one_missing(&|c| c == NONE || black(c) || has(special, usize::from(c)))
+        }
+        KingCapture::ThroneOrCustodial { .. } if near_throne => {
+            one_missing(&|c| black(c) || usize::from(c) == THRONE)
+        }
+        KingCapture::ThroneOrCustodial { anvils } => {
+            let anvil = |c: u8| black(c) || (c != NONE && has(anvils, usize::from(c)));
+            (anvil(n[0]) && empty_reachable(n[1]))
+                || (anvil(n[1]) && empty_reachable(n[0]))
+                || (anvil(n[2]) && empty_reachable(n[3]))
+                || (anvil(n[3]) && empty_reachable(n[2]))
+        }
+    }
 }
 
 /// How many more black pieces the king's capture needs (per the variant's rule).
@@ -210,9 +313,10 @@ fn distance_to_escape(escapes: CellSet, r: isize, c: isize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::missing_attackers;
+    use super::{missing_attackers, threats, KING_CAPTURE_NEXT, KING_THREATENED};
     use crate::tablut::tests::rules::{pos, B};
     use crate::tablut::{Cell, Variant};
+    use crate::Player;
 
     fn missing(v: Variant, black: &str, king: &str) -> u32 {
         let p = pos(v, B, black, "", king);
@@ -239,5 +343,42 @@ mod tests {
         // Next to the throne: the throne plus three black.
         assert_eq!(missing(Variant::Ashton, "d4 f4", "e4"), 1);
         assert_eq!(missing(Variant::Linnaeus, "d4", "e4"), 2);
+    }
+
+    fn threat(v: Variant, side: Player, black: &str, white: &str, king: &str) -> i32 {
+        let p = pos(v, side, black, white, king);
+        let k = Cell::parse(king).unwrap().index();
+        threats(p.position(), v.rules(), k)
+    }
+
+    /// c3 stands between the black b3 and the empty d3, which d8 reaches down
+    /// the d column: black to move takes it (70% of a white soldier, 180),
+    /// white to move has one piece to save (nothing counted).
+    #[test]
+    fn a_hanging_soldier_counts_for_the_side_to_move() {
+        let (black, white) = ("b3 d8", "c3");
+        assert_eq!(threat(Variant::Linnaeus, B, black, white, "e5"), -126);
+        assert_eq!(
+            threat(Variant::Linnaeus, Player::Two, black, white, "e5"),
+            0
+        );
+        // With d8 on c8 nothing reaches d3.
+        assert_eq!(threat(Variant::Linnaeus, B, "b3 c8", white, "e5"), 0);
+    }
+
+    /// Ashton, king on c3 away from the throne: b3 black, h3 slides to d3.
+    #[test]
+    fn a_king_capture_next_move() {
+        let (black, king) = ("b3 h3", "c3");
+        assert_eq!(
+            threat(Variant::Ashton, B, black, "", king),
+            -KING_CAPTURE_NEXT
+        );
+        assert_eq!(
+            threat(Variant::Ashton, Player::Two, black, "", king),
+            -KING_THREATENED
+        );
+        // A white soldier on f3 stops the slide.
+        assert_eq!(threat(Variant::Ashton, B, black, "f3", king), 0);
     }
 }

@@ -287,10 +287,10 @@ impl Tablut {
         self.columns[c]
     }
 
-    /// The pieces of the side to move in row `r`.
+    /// The pieces of `player` in row `r`.
     #[inline]
-    pub(crate) fn own_row(&self, r: usize) -> u16 {
-        match self.side {
+    pub(crate) fn row_of(&self, player: Player, r: usize) -> u16 {
+        match player {
             Player::One => self.black[r],
             Player::Two => self.white[r] | self.king_in_row(r),
         }

@@ -4,9 +4,10 @@
 
 use std::ops::ControlFlow;
 
-use super::bits::SLIDE;
+use super::bits::{Bits, SLIDE};
 use super::cells::{Cell, SIZE};
 use super::{Move, Tablut};
+use crate::game::Player;
 
 /// Where one piece can go: the places of its row and of its column it reaches.
 #[derive(Clone, Copy, Default)]
@@ -77,7 +78,17 @@ impl Reach {
 
 /// Calls `f` with the reach of each piece of the side to move, in cell order.
 #[inline(always)]
-fn for_each_piece<F: FnMut(Reach) -> ControlFlow<()>>(pos: &Tablut, mut f: F) -> ControlFlow<()> {
+fn for_each_piece<F: FnMut(Reach) -> ControlFlow<()>>(pos: &Tablut, f: F) -> ControlFlow<()> {
+    for_each_piece_of(pos, pos.side, f)
+}
+
+/// Calls `f` with the reach of each piece of `player`, in cell order.
+#[inline(always)]
+fn for_each_piece_of<F: FnMut(Reach) -> ControlFlow<()>>(
+    pos: &Tablut,
+    player: Player,
+    mut f: F,
+) -> ControlFlow<()> {
     let rules = pos.variant.rules();
     let masks = &rules.masks;
     let mut rows = [0u16; SIZE];
@@ -85,7 +96,7 @@ fn for_each_piece<F: FnMut(Reach) -> ControlFlow<()>>(pos: &Tablut, mut f: F) ->
         *row = pos.row(r);
     }
     for (r, &occupied) in rows.iter().enumerate() {
-        let mut own = pos.own_row(r);
+        let mut own = pos.row_of(player, r);
         while own != 0 {
             let c = own.trailing_zeros() as usize;
             own &= own - 1;
@@ -187,4 +198,26 @@ pub(crate) fn pick_step(pos: &Tablut, pick: impl FnOnce(usize) -> usize) -> Opti
         }
     }
     None
+}
+
+/// Every cell a piece of `player` could move to if it were `player`'s turn,
+/// the king's moves only if `with_king` (the evaluation's threats).
+pub(crate) fn reach(pos: &Tablut, player: Player, with_king: bool) -> Bits {
+    let mut cells: Bits = 0;
+    let _ = for_each_piece_of(pos, player, |reach| {
+        let from = usize::from(reach.from);
+        if !with_king && from == usize::from(pos.king) {
+            return ControlFlow::Continue(());
+        }
+        let (r, c) = (from / SIZE, from % SIZE);
+        cells |= Bits::from(reach.row) << (r * SIZE);
+        let mut col = reach.col;
+        while col != 0 {
+            let q = col.trailing_zeros() as usize;
+            col &= col - 1;
+            cells |= 1 << (q * SIZE + c);
+        }
+        ControlFlow::Continue(())
+    });
+    cells
 }
