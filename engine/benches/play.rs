@@ -1,6 +1,6 @@
 //! Playing moves and searching, as a searcher sees them: `play_unchecked` of
 //! every legal move of a position (throughput: moves), a uniform random move
-//! drawn without listing the moves ([`History::random_turn`]), and alpha-beta
+//! ([`History::random_turn`]), and alpha-beta
 //! to a fixed depth from the start (throughput: nodes searched, so criterion's
 //! elements per second are nodes per second).
 //!
@@ -35,7 +35,7 @@ fn apply<G: Game>(c: &mut Criterion, name: &str, root: &Played<G>) {
     let history = root.walk();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     c.bench_function(&format!("random move/{name}"), |b| {
-        b.iter(|| history.random_turn(black_box(root.position()), &mut rng))
+        b.iter(|| history.random_turn(black_box(root.position()), &mut rng, &mut moves))
     });
 }
 

@@ -284,12 +284,22 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
 
     /// The move [`Game::generate`] gives at the index `pick` returns when
     /// given the number of moves (at least 1), or `None` without moves
-    /// (`pick` not called). Same preconditions. Games that can count and find
-    /// in one pass override it: a random playout draws its moves this way.
-    fn pick_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Self::Move> {
-        match self.count_moves() {
+    /// (`pick` not called). Same preconditions. The default lists the moves
+    /// into `moves` (scratch space); games that can count and find without
+    /// listing override it. A random playout draws its moves this way.
+    fn pick_move(
+        &self,
+        pick: impl FnOnce(usize) -> usize,
+        moves: &mut Vec<Self::Move>,
+    ) -> Option<Self::Move> {
+        moves.clear();
+        let _ = self.generate(|m| {
+            moves.push(m);
+            ControlFlow::Continue(())
+        });
+        match moves.len() {
             0 => None,
-            n => self.nth_move(pick(n)),
+            n => moves.get(pick(n)).copied(),
         }
     }
 

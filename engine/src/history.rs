@@ -150,13 +150,18 @@ impl History {
     }
 
     /// A uniformly random move of `pos` (the current node), or the end of the
-    /// game there, without listing the moves ([`Game::pick_move`]). Draws one
+    /// game there ([`Game::pick_move`], `moves` its scratch space). Draws one
     /// number from `rng`, the index into the moves [`History::turn`] would list.
-    pub fn random_turn<G: Game, R: Rng>(&self, pos: &G, rng: &mut R) -> Result<G::Move, Outcome> {
+    pub fn random_turn<G: Game, R: Rng>(
+        &self,
+        pos: &G,
+        rng: &mut R,
+        moves: &mut Vec<G::Move>,
+    ) -> Result<G::Move, Outcome> {
         if let Some(o) = self.settled(pos) {
             return Err(o);
         }
-        pos.pick_move(|n| rng.random_range(0..n))
+        pos.pick_move(|n| rng.random_range(0..n), moves)
             .ok_or_else(|| pos.no_moves())
     }
 

@@ -281,13 +281,14 @@ pub fn perft_divide<G: Game>(
 /// [`History::random_turn`] per ply, the repetition history kept
 /// incrementally, no allocation per ply.
 pub fn random_games<G: Game>(root: &Played<G>, budget: Duration, seed: u64) -> Playouts {
+    let mut moves = Vec::new();
     let mut history = root.walk();
     let earlier = history.len();
     Playouts::timed(budget, seed, |rng| {
         let mut pos = root.position().clone();
         history.truncate(earlier);
         let mut plies = 0;
-        while let Ok(mv) = history.random_turn(&pos, rng) {
+        while let Ok(mv) = history.random_turn(&pos, rng, &mut moves) {
             let next = pos.play_unchecked(&mv);
             history.enter(&pos, &next);
             pos = next;

@@ -63,7 +63,7 @@ pub trait Playout<G: Game>: Send + Sync {
     ) -> Result<G::Move, Outcome>;
 }
 
-/// Every legal move alike (drawn without listing them: [`History::random_turn`]).
+/// Every legal move alike ([`History::random_turn`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Uniform;
 
@@ -72,10 +72,10 @@ impl<G: Game> Playout<G> for Uniform {
         &self,
         pos: &G,
         path: &History,
-        _buffer: &mut Vec<G::Move>,
+        buffer: &mut Vec<G::Move>,
         rng: &mut ChaCha8Rng,
     ) -> Result<G::Move, Outcome> {
-        path.random_turn(pos, rng)
+        path.random_turn(pos, rng, buffer)
     }
 }
 

@@ -442,7 +442,7 @@ impl Game for Tablut {
         step
     }
 
-    fn pick_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+    fn pick_move(&self, pick: impl FnOnce(usize) -> usize, _: &mut Vec<Move>) -> Option<Move> {
         // A side without steps has the pass alone (linnaeus) or no move.
         let mut pick = Some(pick);
         let step = movegen::pick_step(self, |n| pick.take().map_or(0, |p| p(n)));

@@ -100,10 +100,13 @@ fn check_count_and_nth(pos: &Tablut) {
     }
     assert_eq!(pos.nth_move(listed.len()), None);
     for n in 0..listed.len() {
-        let picked = pos.pick_move(|count| {
-            assert_eq!(count, listed.len());
-            n
-        });
+        let picked = pos.pick_move(
+            |count| {
+                assert_eq!(count, listed.len());
+                n
+            },
+            &mut Vec::new(),
+        );
         assert_eq!(picked, Some(listed[n]));
     }
 }
