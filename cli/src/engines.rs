@@ -5,7 +5,7 @@
 //!   searcher: uniformly random playouts, exploration sqrt 2);
 //! - a searcher of the game by name (`alphabeta`, `mcts`, `ismcts`,
 //!   `greedy`, see `caber games`; `default`: the game's default), with
-//!   options `:depth=N,nodes=N,movetime=MS`;
+//!   options `:depth=N,nodes=N,movetime=MS,threads=N`;
 //! - `cmd=TEMPLATE`: another engine, such as an earlier `caber` binary, run
 //!   once per move: the template's words with `{game}`, `{variant}`,
 //!   `{position}` and `{movetime}` replaced; its last line of output is the
@@ -50,8 +50,9 @@ pub struct Player {
     pub engine: Engine,
 }
 
-/// Reads a spec; `movetime` is the budget of a searcher given no limit.
-pub fn parse(spec: &str, movetime: u32) -> anyhow::Result<Player> {
+/// Reads a spec; `movetime` is the budget of a searcher given no limit,
+/// `threads` the threads of one given none.
+pub fn parse(spec: &str, movetime: u32, threads: u32) -> anyhow::Result<Player> {
     let engine = if spec == "random" {
         Engine::Random
     } else if let Some(template) = spec.strip_prefix("cmd=") {
@@ -68,7 +69,10 @@ pub fn parse(spec: &str, movetime: u32) -> anyhow::Result<Player> {
             "" => bail!("engine {spec:?}: no name"),
             n => n,
         };
-        let mut limits = proto::Limits::default();
+        let mut limits = proto::Limits {
+            threads,
+            ..Default::default()
+        };
         for option in options.split(',').filter(|o| !o.is_empty()) {
             let (key, value) = option
                 .split_once('=')
@@ -82,7 +86,10 @@ pub fn parse(spec: &str, movetime: u32) -> anyhow::Result<Player> {
                 "depth" => limits.depth = u32::try_from(number()?)?,
                 "nodes" => limits.nodes = number()?,
                 "movetime" => limits.movetime_ms = u32::try_from(number()?)?,
-                _ => bail!("engine {spec:?}: unknown option {key:?} (depth, nodes, movetime)"),
+                "threads" => limits.threads = u32::try_from(number()?)?,
+                _ => bail!(
+                    "engine {spec:?}: unknown option {key:?} (depth, nodes, movetime, threads)"
+                ),
             }
         }
         if limits.depth == 0 && limits.nodes == 0 && limits.movetime_ms == 0 {
@@ -204,27 +211,38 @@ mod tests {
 
     #[test]
     fn specs_are_read() {
-        assert_eq!(parse("random", 100).unwrap().engine, Engine::Random);
-        let uct = parse("uct-baseline", 250).unwrap();
+        assert_eq!(parse("random", 100, 1).unwrap().engine, Engine::Random);
+        let uct = parse("uct-baseline", 250, 1).unwrap();
         assert_eq!(
             uct.engine,
             Engine::Searcher {
                 name: "mcts".into(),
                 limits: proto::Limits {
                     movetime_ms: 250,
+                    threads: 1,
                     ..Default::default()
                 }
             }
         );
-        let ab = parse("alphabeta:depth=4,nodes=9", 250).unwrap();
+        let ab = parse("alphabeta:depth=4,nodes=9", 250, 2).unwrap();
         match ab.engine {
             Engine::Searcher { name, limits } => {
                 assert_eq!(name, "alphabeta");
-                assert_eq!((limits.depth, limits.nodes, limits.movetime_ms), (4, 9, 0));
+                assert_eq!(
+                    (limits.depth, limits.nodes, limits.movetime_ms, limits.threads),
+                    (4, 9, 0, 2)
+                );
             }
             other => panic!("{other:?}"),
         }
-        let cmd = parse("cmd=old/caber --position {position} best --json", 300).unwrap();
+        let own = parse("alphabeta:threads=3", 250, 2).unwrap();
+        match own.engine {
+            Engine::Searcher { limits, .. } => {
+                assert_eq!((limits.movetime_ms, limits.threads), (250, 3));
+            }
+            other => panic!("{other:?}"),
+        }
+        let cmd = parse("cmd=old/caber --position {position} best --json", 300, 1).unwrap();
         assert_eq!(
             cmd.engine,
             Engine::Command {
@@ -245,7 +263,7 @@ mod tests {
             "cmd=",
             ":depth=3",
         ] {
-            assert!(parse(bad, 100).is_err(), "{bad}");
+            assert!(parse(bad, 100, 1).is_err(), "{bad}");
         }
     }
 

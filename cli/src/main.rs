@@ -91,6 +91,9 @@ pub struct SearchArgs {
     /// Maximum time in milliseconds.
     #[arg(long, default_value_t = 0)]
     pub movetime: u32,
+    /// Threads to search on (alpha-beta; 0 or 1: one).
+    #[arg(long, default_value_t = 0)]
+    pub threads: u32,
     /// The searcher (see `caber games`; default: the game's best).
     #[arg(long, default_value = "")]
     pub searcher: String,
@@ -151,6 +154,9 @@ enum Command {
         /// Budget per move in milliseconds of a searcher given no limit.
         #[arg(long, default_value_t = 1000)]
         movetime: u32,
+        /// Threads of each searcher whose spec gives no `threads=`.
+        #[arg(long, default_value_t = 1)]
+        threads_per_engine: u32,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
@@ -329,6 +335,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             b,
             games,
             movetime,
+            threads_per_engine,
             concurrency,
             sprt,
             opening_plies,
@@ -341,6 +348,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 b,
                 games,
                 movetime,
+                threads_per_engine,
                 concurrency,
                 sprt,
                 opening_plies,

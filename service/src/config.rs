@@ -61,6 +61,11 @@ pub struct Config {
     /// Most nodes one search may visit (larger requests are lowered); 0: no maximum.
     #[arg(long, env = "CABER_MAX_NODES", default_value_t = 0)]
     pub max_nodes: u64,
+    /// Most threads one search may use (a request asking for more gets
+    /// this many, and SearchStats.clamped says so). Each search still counts
+    /// once against --max-searches.
+    #[arg(long, env = "CABER_MAX_THREADS_PER_SEARCH", default_value_t = 1)]
+    pub max_threads_per_search: usize,
     /// Largest request message accepted, in bytes.
     #[arg(long, env = "CABER_MAX_MESSAGE_BYTES", default_value_t = crate::DEFAULT_MAX_MESSAGE_BYTES)]
     pub max_message_bytes: usize,
@@ -88,6 +93,7 @@ impl Config {
         Caps {
             max_movetime: Duration::from_millis(self.max_movetime_ms.max(1)),
             max_nodes: self.max_nodes,
+            max_threads: self.max_threads_per_search.max(1),
         }
     }
 
@@ -107,7 +113,7 @@ impl Config {
         format!(
             "listen={} metrics={metrics} log_format={} auth={auth} tls={tls} \
              search_threads={} max_searches={} max_movetime_ms={} max_nodes={} \
-             max_message_bytes={} shutdown_grace_ms={}",
+             max_threads_per_search={} max_message_bytes={} shutdown_grace_ms={}",
             self.listen,
             match self.log_format {
                 LogFormat::Text => "text",
@@ -117,6 +123,7 @@ impl Config {
             self.searches(),
             self.max_movetime_ms,
             self.max_nodes,
+            self.max_threads_per_search,
             self.max_message_bytes,
             self.shutdown_grace_ms
         )
@@ -156,7 +163,7 @@ mod tests {
             c.summary(),
             "listen=0.0.0.0:1 metrics=off log_format=json auth=token from /run/t tls=off \
              search_threads=2 max_searches=3 max_movetime_ms=60000 max_nodes=5 \
-             max_message_bytes=4194304 shutdown_grace_ms=10000"
+             max_threads_per_search=1 max_message_bytes=4194304 shutdown_grace_ms=10000"
         );
     }
 

@@ -106,6 +106,7 @@ pub fn limits(message: Option<&proto::Limits>) -> Option<Limits> {
         nodes: (m.nodes > 0).then_some(m.nodes),
         movetime: (m.movetime_ms > 0).then(|| Duration::from_millis(m.movetime_ms.into())),
         seed: m.seed,
+        threads: m.threads.max(1) as usize,
         ..Limits::default()
     };
     let any = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some();

@@ -41,6 +41,8 @@ pub struct Caps {
     pub max_movetime: Duration,
     /// Most nodes one search may visit (0: no maximum).
     pub max_nodes: u64,
+    /// Most threads one search may use.
+    pub max_threads: usize,
 }
 
 impl Caps {
@@ -49,6 +51,7 @@ impl Caps {
     pub const NONE: Caps = Caps {
         max_movetime: Duration::MAX,
         max_nodes: 0,
+        max_threads: caber_engine::search::alphabeta::MAX_THREADS,
     };
 }
 
@@ -57,6 +60,7 @@ impl Default for Caps {
         Self {
             max_movetime: Duration::from_secs(60),
             max_nodes: 0,
+            max_threads: 1,
         }
     }
 }
@@ -349,6 +353,13 @@ pub fn plan(
             caps.max_nodes
         ));
     }
+    if limits.threads > caps.max_threads {
+        limits.threads = caps.max_threads;
+        clamped.push(format!(
+            "threads lowered to the server maximum of {}",
+            caps.max_threads
+        ));
+    }
     let mut ends_by = None;
     if let Some(timeout) = timeout {
         let margin = (timeout / 10).max(MIN_DEADLINE_MARGIN);
@@ -521,19 +532,23 @@ mod tests {
         let caps = Caps {
             max_movetime: Duration::from_millis(500),
             max_nodes: 1000,
+            max_threads: 2,
         };
         let asked = Limits {
             movetime: Some(Duration::from_secs(5)),
             nodes: Some(1_000_000),
+            threads: 8,
             ..Limits::default()
         };
         let (limits, note) = planned(Some(asked), None, caps);
         assert_eq!(limits.movetime, Some(Duration::from_millis(500)));
         assert_eq!(limits.nodes, Some(1000));
+        assert_eq!(limits.threads, 2);
         assert_eq!(note.budget, "");
         assert_eq!(
             note.clamped,
-            "movetime lowered to the server maximum of 500 ms; nodes lowered to the server maximum of 1000"
+            "movetime lowered to the server maximum of 500 ms; nodes lowered to the server maximum of 1000; \
+             threads lowered to the server maximum of 2"
         );
         let within = Limits {
             nodes: Some(10),

@@ -221,6 +221,7 @@ fn service() -> &'static EngineService {
         let caps = Caps {
             max_movetime: Duration::from_millis(5),
             max_nodes: 500,
+            max_threads: 2,
         };
         EngineService::with_runner(SearchRunner::new(SearchPool::new(1, 4), caps))
     })
@@ -272,6 +273,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 nodes: 200,
                 movetime_ms: 5,
                 seed: 1,
+                threads: 2,
             });
             for p in positions {
                 let p = Some(p);

@@ -328,12 +328,14 @@ async fn requests_above_the_caps_are_clamped_and_say_so() {
     let caps = Caps {
         max_movetime: Duration::from_millis(50),
         max_nodes: 2000,
+        max_threads: 2,
     };
     let s = start_with(1, 1, caps, ServerOptions::default()).await;
     let mut client = GameEngineClient::new(s.channel.clone());
     let request = best_move(proto::Limits {
         movetime_ms: 3_600_000,
         nodes: 1 << 40,
+        threads: 64,
         ..Default::default()
     });
     let stats = client
@@ -345,9 +347,11 @@ async fn requests_above_the_caps_are_clamped_and_say_so() {
         .unwrap();
     assert_eq!(
         stats.clamped,
-        "movetime lowered to the server maximum of 50 ms; nodes lowered to the server maximum of 2000"
+        "movetime lowered to the server maximum of 50 ms; nodes lowered to the server maximum of 2000; \
+         threads lowered to the server maximum of 2"
     );
-    assert!(stats.nodes <= 2000 + 64, "{} nodes", stats.nodes);
+    // The helper thread adds its nodes 256 at a time.
+    assert!(stats.nodes <= 2000 + 256 + 64, "{} nodes", stats.nodes);
 }
 
 #[tokio::test]

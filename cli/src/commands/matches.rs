@@ -42,6 +42,8 @@ pub struct MatchArgs {
     pub games: u32,
     /// Budget per move of a searcher given no limit, in milliseconds.
     pub movetime: u32,
+    /// Threads of a searcher whose spec names none.
+    pub threads_per_engine: u32,
     /// Games played at once.
     pub concurrency: usize,
     /// The SPRT's Elo bounds, if any.
@@ -80,8 +82,8 @@ struct Setup {
 /// Plays the match and reports it.
 pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
     let json = session.common.json;
-    let a = engines::parse(&args.a, args.movetime)?;
-    let b = engines::parse(&args.b, args.movetime)?;
+    let a = engines::parse(&args.a, args.movetime, args.threads_per_engine)?;
+    let b = engines::parse(&args.b, args.movetime, args.threads_per_engine)?;
     if args.games == 0 {
         anyhow::bail!("--games 0: nothing to play");
     }

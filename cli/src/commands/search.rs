@@ -13,6 +13,7 @@ pub fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
         nodes: args.nodes,
         movetime_ms: args.movetime,
         seed,
+        threads: args.threads,
     })
 }
 

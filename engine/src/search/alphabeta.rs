@@ -23,7 +23,7 @@
 //! repetition draw was (or was not) available deeper down. This can misjudge
 //! such draws near the horizon; it never produces an illegal move.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::clock::Clock;
 use super::ordering::{HistoryTable, Killers, TT_MOVE_SCORE};
@@ -36,6 +36,8 @@ use crate::played::Played;
 
 /// Transposition table size of [`search`], in MB.
 pub const DEFAULT_TT_MB: usize = 16;
+/// The most threads one search runs on (more asked: this many).
+pub const MAX_THREADS: usize = 256;
 /// The deepest nominal depth searched.
 pub const MAX_DEPTH: u32 = 128;
 /// Beyond every reachable value.
@@ -63,9 +65,19 @@ pub fn search<G: Game, E: Evaluator<G>>(
 
 /// A reusable alpha-beta searcher: its transposition table survives between
 /// searches (call [`AlphaBeta::clear`] for a fresh start, e.g. a new game).
+///
+/// With `limits.threads` above 1 the search is parallel ("lazy SMP"): helper
+/// threads search the same root, half of them one ply deeper, sharing only
+/// the transposition table; the main thread's iterations decide and report,
+/// and the node counts add up. With one thread a search is deterministic.
 pub struct AlphaBeta<G: Game, E> {
     evaluator: E,
     tt: TranspositionTable,
+    main: Worker<G>,
+}
+
+/// One thread's own search state: move ordering, the path and buffers.
+struct Worker<G: Game> {
     killers: Killers<G::Move>,
     history: HistoryTable,
     /// The repetition history of the game and the current path.
@@ -78,7 +90,36 @@ pub struct AlphaBeta<G: Game, E> {
     pv: Vec<Vec<G::Move>>,
 }
 
+impl<G: Game> Worker<G> {
+    fn new() -> Self {
+        let plies = MAX_DEPTH as usize + 2;
+        Worker {
+            killers: Killers::new(plies),
+            history: HistoryTable::new(),
+            path: History::new(),
+            moves: (0..plies).map(|_| Vec::new()).collect(),
+            order: (0..plies).map(|_| Vec::new()).collect(),
+            pv: (0..plies).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    /// Ready for a search of `root`: its history loaded, killers and history forgotten.
+    fn start(&mut self, root: &Played<G>) {
+        self.path.load(root.history());
+        self.killers.clear();
+        self.history.clear();
+    }
+}
+
+/// A worker searching with what the threads share.
+struct Thread<'s, G: Game, E> {
+    w: &'s mut Worker<G>,
+    evaluator: &'s E,
+    tt: &'s TranspositionTable,
+}
+
 /// A root move and what the current iteration learned about it.
+#[derive(Clone)]
 struct RootMove<M> {
     mv: M,
     /// Exact value at the current depth, or `-INF` when unknown (failed low).
@@ -87,7 +128,7 @@ struct RootMove<M> {
     pv: Vec<M>,
 }
 
-/// State of one call to [`AlphaBeta::search`].
+/// State of one thread's iterative deepening.
 struct Run<'a, 'p, M> {
     clock: Clock<'a>,
     progress: &'p mut dyn FnMut(&Info<M>),
@@ -126,27 +167,22 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// A searcher with a transposition table of about `tt_megabytes` MB,
     /// scoring leaves with `evaluator`.
     pub fn new(tt_megabytes: usize, evaluator: E) -> Self {
-        let plies = MAX_DEPTH as usize + 2;
         AlphaBeta {
             evaluator,
             tt: TranspositionTable::new(tt_megabytes),
-            killers: Killers::new(plies),
-            history: HistoryTable::new(),
-            path: History::new(),
-            moves: (0..plies).map(|_| Vec::new()).collect(),
-            order: (0..plies).map(|_| Vec::new()).collect(),
-            pv: (0..plies).map(|_| Vec::new()).collect(),
+            main: Worker::new(),
         }
     }
 
     /// Forgets everything learned (transposition table, killers, history).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.killers.clear();
-        self.history.clear();
+        self.main.killers.clear();
+        self.main.history.clear();
     }
 
-    /// Searches `root` within `limits` until done or `stop` is set.
+    /// Searches `root` within `limits` until done or `stop` is set, on
+    /// `limits.threads` threads (see [`AlphaBeta`]).
     ///
     /// Calls `progress` after each completed depth, and at least every
     /// `limits.report_every` with the best result so far; returns the final
@@ -170,20 +206,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Info<G::Move>),
     ) -> Info<G::Move> {
-        let pos = root.position();
-        self.path.load(root.history());
         self.tt.new_search();
-        self.killers.clear();
-        self.history.clear();
-        let mut run = Run {
-            clock: Clock::new(limits, stop),
-            progress,
-            seldepth: 0,
-            last: Info::empty(),
-        };
+        self.main.start(root);
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
-        let mut roots: Vec<RootMove<G::Move>> = moves
+        let roots: Vec<RootMove<G::Move>> = moves
             .into_iter()
             .map(|mv| RootMove {
                 mv,
@@ -191,6 +218,65 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 pv: Vec::new(),
             })
             .collect();
+        let helpers_stop = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        let (evaluator, tt) = (&self.evaluator, &self.tt);
+        let mut main = Thread {
+            w: &mut self.main,
+            evaluator,
+            tt,
+        };
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        std::thread::scope(|scope| {
+            if !roots.is_empty() {
+                for index in 1..limits.threads.clamp(1, MAX_THREADS) {
+                    let (roots, helpers_stop, helper_nodes) =
+                        (roots.clone(), &helpers_stop, &helper_nodes);
+                    scope.spawn(move || {
+                        let mut worker = Worker::new();
+                        worker.start(root);
+                        let mut helper = Thread {
+                            w: &mut worker,
+                            evaluator,
+                            tt,
+                        };
+                        let first = 1 + (index % 2) as u32;
+                        helper.help(
+                            root.position(),
+                            roots,
+                            first,
+                            max_depth,
+                            helpers_stop,
+                            helper_nodes,
+                        );
+                    });
+                }
+            }
+            let clock = Clock::main_thread(limits, stop, &helper_nodes);
+            let report = main.deepen(root, roots, limits, clock, progress);
+            helpers_stop.store(true, Ordering::Relaxed);
+            report
+        })
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
+    /// The main thread's iterative deepening (see [`AlphaBeta::search`]).
+    fn deepen(
+        &mut self,
+        root: &Played<G>,
+        mut roots: Vec<RootMove<G::Move>>,
+        limits: &Limits,
+        clock: Clock<'_>,
+        progress: &mut dyn FnMut(&Info<G::Move>),
+    ) -> Info<G::Move> {
+        let pos = root.position();
+        let mut run = Run {
+            clock,
+            progress,
+            seldepth: 0,
+            last: Info::empty(),
+        };
         let mut report = run.last.clone();
         if !roots.is_empty() {
             let multipv = limits.multipv.clamp(1, roots.len());
@@ -242,6 +328,30 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         report.nodes = run.clock.nodes();
         report.elapsed = run.clock.elapsed();
         report
+    }
+
+    /// A helper thread's iterative deepening from `first` on: it only fills
+    /// the shared table, until `stop` is set or `max_depth` is done.
+    fn help(
+        &mut self,
+        pos: &G,
+        mut roots: Vec<RootMove<G::Move>>,
+        first: u32,
+        max_depth: u32,
+        stop: &AtomicBool,
+        nodes: &AtomicU64,
+    ) {
+        let mut run = Run {
+            clock: Clock::helper_thread(stop, nodes),
+            progress: &mut |_| {},
+            seldepth: 0,
+            last: Info::empty(),
+        };
+        for depth in first..=max_depth.max(first) {
+            if self.iterate(pos, &mut roots, depth, 1, &mut run).is_err() {
+                break;
+            }
+        }
     }
 
     /// One iteration at `depth`: fills the first `multipv` root moves with exact
@@ -316,7 +426,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let mut best_exact: Option<usize> = None;
         for i in first..roots.len() {
             let child = pos.play_unchecked(&roots[i].mv);
-            self.path.enter(pos, &child);
+            self.w.path.enter(pos, &child);
             let mut v = if i == first {
                 -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run)
             } else {
@@ -325,7 +435,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             if i != first && v > alpha && v < beta && !run.clock.stopped() {
                 v = -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run);
             }
-            self.path.leave();
+            self.w.path.leave();
             if run.clock.stopped() {
                 return Err(best_exact.map(|b| RootMove {
                     mv: roots[b].mv,
@@ -345,7 +455,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 r.value = v;
                 r.pv.clear();
                 r.pv.push(r.mv);
-                r.pv.extend(self.pv[1].iter().cloned());
+                r.pv.extend(self.w.pv[1].iter().cloned());
             }
         }
         Ok(best_value)
@@ -365,7 +475,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         pv_node: bool,
         run: &mut Run<'_, '_, G::Move>,
     ) -> i32 {
-        self.pv[ply as usize].clear();
+        self.w.pv[ply as usize].clear();
         if !run.clock.tick() {
             return 0;
         }
@@ -374,26 +484,26 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }
         run.seldepth = run.seldepth.max(ply);
         let p = ply as usize;
-        let mut moves = std::mem::take(&mut self.moves[p]);
+        let mut moves = std::mem::take(&mut self.w.moves[p]);
         let horizon = depth == 0 || ply >= MAX_DEPTH;
         let over = if horizon {
-            self.path.outcome(pos)
+            self.w.path.outcome(pos)
         } else {
-            self.path.turn(pos, &mut moves)
+            self.w.path.turn(pos, &mut moves)
         };
         if let Some(outcome) = over {
-            self.moves[p] = moves;
+            self.w.moves[p] = moves;
             return terminal_value(outcome, pos.side_to_move(), ply);
         }
         if horizon {
-            self.moves[p] = moves;
+            self.w.moves[p] = moves;
             return self.leaf_value(pos);
         }
         // Mate-distance pruning: no result here beats a win next ply or a loss now.
         alpha = alpha.max(-(MATE - ply as i32));
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
-            self.moves[p] = moves;
+            self.w.moves[p] = moves;
             return alpha;
         }
         let alpha_orig = alpha;
@@ -408,21 +518,21 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                     Bound::Upper => e.value <= alpha,
                 };
                 if usable {
-                    self.moves[p] = moves;
+                    self.w.moves[p] = moves;
                     return e.value;
                 }
             }
         }
 
         let side = pos.side_to_move();
-        let mut order = std::mem::take(&mut self.order[p]);
+        let mut order = std::mem::take(&mut self.w.order[p]);
         order.clear();
         for (i, mv) in moves.iter().enumerate() {
             let score = if i == usize::from(tt_move) {
                 TT_MOVE_SCORE
             } else {
-                match self.killers.bonus(p, mv) {
-                    0 => self.history.score(side, mv),
+                match self.w.killers.bonus(p, mv) {
+                    0 => self.w.history.score(side, mv),
                     k => k,
                 }
             };
@@ -435,7 +545,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         for n in 0..order.len() {
             let idx = order[n].1;
             let child = pos.play_unchecked(&moves[idx]);
-            self.path.enter(pos, &child);
+            self.w.path.enter(pos, &child);
             let mut v = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, pv_node, run)
             } else {
@@ -444,10 +554,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             if n > 0 && pv_node && v > alpha && v < beta && !run.clock.stopped() {
                 v = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, true, run);
             }
-            self.path.leave();
+            self.w.path.leave();
             if run.clock.stopped() {
-                self.moves[p] = moves;
-                self.order[p] = order;
+                self.w.moves[p] = moves;
+                self.w.order[p] = order;
                 return 0;
             }
             if v > best {
@@ -456,7 +566,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 if v > alpha {
                     alpha = v;
                     if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(p + 1);
+                        let (head, tail) = self.w.pv.split_at_mut(p + 1);
                         let line = &mut head[p];
                         line.clear();
                         line.push(moves[idx]);
@@ -464,11 +574,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                     }
                     if alpha >= beta {
                         if idx != usize::from(tt_move) {
-                            self.killers.record(p, &moves[idx]);
+                            self.w.killers.record(p, &moves[idx]);
                         }
-                        self.history.update(side, &moves[idx], depth, true);
+                        self.w.history.update(side, &moves[idx], depth, true);
                         for &(_, tried) in &order[..n] {
-                            self.history.update(side, &moves[tried], depth, false);
+                            self.w.history.update(side, &moves[tried], depth, false);
                         }
                         break;
                     }
@@ -488,13 +598,13 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             _ => u16::try_from(best_idx).unwrap_or(NO_MOVE),
         };
         self.tt.store(key, ply, depth, bound, best, mv);
-        self.moves[p] = moves;
-        self.order[p] = order;
+        self.w.moves[p] = moves;
+        self.w.order[p] = order;
         best
     }
 }
 
-impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
+impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
     /// The evaluator's value of `pos`, kept inside the heuristic range.
     fn leaf_value(&self, pos: &G) -> i32 {
         self.evaluator.evaluate(pos).clamp(-EVAL_BOUND, EVAL_BOUND)

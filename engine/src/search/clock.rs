@@ -1,7 +1,9 @@
 //! Node counting and the stop conditions of a search: the stop flag, the node
-//! budget, the time budget, and when a progress report is due.
+//! budget, the time budget, and when a progress report is due. In a parallel
+//! search the helper threads add their nodes to a shared counter that the
+//! main thread's clock counts in.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Limits;
@@ -26,6 +28,18 @@ pub(crate) struct Clock<'a> {
     nodes: u64,
     stopped: bool,
     report_due: bool,
+    threads: Threads<'a>,
+}
+
+/// A clock's part in a parallel search.
+#[derive(Clone, Copy)]
+enum Threads<'a> {
+    /// A search on one thread.
+    Alone,
+    /// The main thread: its nodes and those added to the counter.
+    Main(&'a AtomicU64),
+    /// A helper thread: adds its nodes to the counter.
+    Helper(&'a AtomicU64),
 }
 
 impl<'a> Clock<'a> {
@@ -42,6 +56,29 @@ impl<'a> Clock<'a> {
             nodes: 0,
             stopped: false,
             report_due: false,
+            threads: Threads::Alone,
+        }
+    }
+
+    /// The main thread's clock of a parallel search: its node count and
+    /// node budget include the helpers' nodes added to `helpers`.
+    pub(crate) fn main_thread(
+        limits: &Limits,
+        stop: &'a AtomicBool,
+        helpers: &'a AtomicU64,
+    ) -> Self {
+        Clock {
+            threads: Threads::Main(helpers),
+            ..Clock::new(limits, stop)
+        }
+    }
+
+    /// A helper thread's clock: no budget, stops with `stop`, adds its
+    /// nodes to `helpers` as it goes.
+    pub(crate) fn helper_thread(stop: &'a AtomicBool, helpers: &'a AtomicU64) -> Self {
+        Clock {
+            threads: Threads::Helper(helpers),
+            ..Clock::new(&Limits::default(), stop)
         }
     }
 
@@ -52,13 +89,16 @@ impl<'a> Clock<'a> {
             return false;
         }
         if self.stop.load(Ordering::Relaxed)
-            || (self.enforce_budgets && self.node_limit.is_some_and(|n| self.nodes >= n))
+            || (self.enforce_budgets && self.node_limit.is_some_and(|n| self.nodes() >= n))
         {
             self.stopped = true;
             return false;
         }
         self.nodes += 1;
         if self.nodes.is_multiple_of(TIME_CHECK_INTERVAL) {
+            if let Threads::Helper(counter) = self.threads {
+                counter.fetch_add(TIME_CHECK_INTERVAL, Ordering::Relaxed);
+            }
             let elapsed = self.start.elapsed();
             if self.enforce_budgets && self.movetime.is_some_and(|t| elapsed >= t) {
                 self.stopped = true;
@@ -84,7 +124,7 @@ impl<'a> Clock<'a> {
         if !self.stopped
             && (self.stop.load(Ordering::Relaxed)
                 || (self.enforce_budgets
-                    && (self.node_limit.is_some_and(|n| self.nodes >= n)
+                    && (self.node_limit.is_some_and(|n| self.nodes() >= n)
                         || self.movetime.is_some_and(|t| self.start.elapsed() >= t))))
         {
             self.stopped = true;
@@ -108,9 +148,12 @@ impl<'a> Clock<'a> {
         self.report_due = false;
     }
 
-    /// Nodes counted so far.
+    /// Nodes counted so far (the main thread's: with the helpers').
     pub(crate) fn nodes(&self) -> u64 {
-        self.nodes
+        match self.threads {
+            Threads::Main(helpers) => self.nodes + helpers.load(Ordering::Relaxed),
+            Threads::Alone | Threads::Helper(_) => self.nodes,
+        }
     }
 
     /// Time since the clock started.

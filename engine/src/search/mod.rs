@@ -163,6 +163,9 @@ pub struct Limits {
     pub report_every: Option<Duration>,
     /// Seed for searchers that use randomness.
     pub seed: u64,
+    /// Threads to search on (at least 1; alpha-beta uses them, the Monte
+    /// Carlo searchers search on one).
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -174,6 +177,7 @@ impl Default for Limits {
             multipv: 1,
             report_every: None,
             seed: 0,
+            threads: 1,
         }
     }
 }

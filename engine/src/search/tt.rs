@@ -1,7 +1,10 @@
 //! A fixed-size transposition table keyed by [`crate::Game::hash`].
 //!
-//! Each entry stores the full 64-bit key, the searched depth, the kind of
-//! bound, the value (mate scores relative to the entry's node, see
+//! The threads of a parallel search share it without locks: a slot is two
+//! atomic words, the entry packed into one and the key XOR that word in the
+//! other, so that an entry torn by two threads writing at once no longer
+//! matches its key and is ignored. Each entry stores the searched depth, the
+//! kind of bound, the value (mate scores relative to the entry's node, see
 //! [`value_to_tt`]) and the best move as its index in the position's move
 //! generation order (move generation is deterministic, so the index names the
 //! same move whenever the position recurs; a key collision can only make it
@@ -14,6 +17,8 @@
 //! history would make a different draw claim possible. This is the usual
 //! compromise of every alpha-beta engine with a hash table: it can misjudge a
 //! repetition draw near the horizon, never produce an illegal move.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::MATE_BOUND;
 
@@ -36,15 +41,39 @@ const BOUND_EXACT: u8 = 3;
 /// No best move stored.
 pub(crate) const NO_MOVE: u16 = u16::MAX;
 
-/// One 16-byte slot.
-#[derive(Clone, Copy, Debug, Default)]
+/// One 16-byte slot: the packed entry, and the key XOR the packed entry.
+#[derive(Debug, Default)]
 struct Slot {
-    key: u64,
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// An entry as stored: value, move, depth, and the bound in the low two
+/// bits of `flags` (0: empty) with the search generation above.
+#[derive(Clone, Copy, Debug)]
+struct Packed {
     value: i32,
     mv: u16,
     depth: u8,
-    /// Bound in the low two bits (0: empty), the search generation above.
     flags: u8,
+}
+
+impl Packed {
+    fn to_bits(self) -> u64 {
+        u64::from(self.value as u32)
+            | u64::from(self.mv) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.flags) << 56
+    }
+
+    fn from_bits(bits: u64) -> Packed {
+        Packed {
+            value: bits as u32 as i32,
+            mv: (bits >> 32) as u16,
+            depth: (bits >> 48) as u8,
+            flags: (bits >> 56) as u8,
+        }
+    }
 }
 
 /// A probe result.
@@ -60,7 +89,8 @@ pub(crate) struct Entry {
     pub mv: u16,
 }
 
-/// The table: one slot per index, replacement preferring deep and recent entries.
+/// The table: one slot per index, replacement preferring deep and recent
+/// entries; probed and written through `&self` by every thread of a search.
 pub(crate) struct TranspositionTable {
     slots: Vec<Slot>,
     generation: u8,
@@ -71,14 +101,16 @@ impl TranspositionTable {
     pub(crate) fn new(megabytes: usize) -> Self {
         let count = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Slot>()).max(1);
         TranspositionTable {
-            slots: vec![Slot::default(); count],
+            slots: (0..count).map(|_| Slot::default()).collect(),
             generation: 0,
         }
     }
 
     /// Empties the table.
     pub(crate) fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        for slot in &mut self.slots {
+            *slot = Slot::default();
+        }
         self.generation = 0;
     }
 
@@ -92,19 +124,25 @@ impl TranspositionTable {
         ((key as u128 * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// The packed entry stored for `key`, if any.
+    #[inline]
+    fn load(&self, key: u64) -> Option<Packed> {
+        let slot = &self.slots[self.index(key)];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        let packed = Packed::from_bits(data);
+        (check ^ data == key && packed.flags & 3 != BOUND_NONE).then_some(packed)
+    }
+
     /// The entry for `key`, if stored; `ply` is the probing node's distance from the root.
     #[inline]
     pub(crate) fn probe(&self, key: u64, ply: u32) -> Option<Entry> {
-        let slot = &self.slots[self.index(key)];
+        let slot = self.load(key)?;
         let bound = match slot.flags & 3 {
             BOUND_UPPER => Bound::Upper,
             BOUND_LOWER => Bound::Lower,
-            BOUND_EXACT => Bound::Exact,
-            _ => return None,
+            _ => Bound::Exact,
         };
-        if slot.key != key {
-            return None;
-        }
         Some(Entry {
             depth: u32::from(slot.depth),
             bound,
@@ -115,39 +153,34 @@ impl TranspositionTable {
 
     /// Stores a search result for `key` found at distance `ply` from the root.
     #[inline]
-    pub(crate) fn store(
-        &mut self,
-        key: u64,
-        ply: u32,
-        depth: u32,
-        bound: Bound,
-        value: i32,
-        mv: u16,
-    ) {
+    pub(crate) fn store(&self, key: u64, ply: u32, depth: u32, bound: Bound, value: i32, mv: u16) {
         let generation = self.generation;
-        let index = self.index(key);
-        let slot = &mut self.slots[index];
+        let slot = &self.slots[self.index(key)];
+        let data = slot.data.load(Ordering::Relaxed);
+        let old = Packed::from_bits(data);
+        let empty = old.flags & 3 == BOUND_NONE;
+        let same = !empty && slot.check.load(Ordering::Relaxed) ^ data == key;
+        let stale = old.flags >> 2 != generation;
         let depth = depth.min(u32::from(u8::MAX)) as u8;
-        let empty = slot.flags & 3 == BOUND_NONE;
-        let same = slot.key == key && !empty;
-        let stale = slot.flags >> 2 != generation;
-        if !(empty || stale || same || depth >= slot.depth || bound == Bound::Exact) {
+        if !(empty || stale || same || depth >= old.depth || bound == Bound::Exact) {
             return;
         }
         // Keep a known best move when the new result (a fail-low) has none.
-        let mv = if mv == NO_MOVE && same { slot.mv } else { mv };
+        let mv = if mv == NO_MOVE && same { old.mv } else { mv };
         let bound_bits = match bound {
             Bound::Upper => BOUND_UPPER,
             Bound::Lower => BOUND_LOWER,
             Bound::Exact => BOUND_EXACT,
         };
-        *slot = Slot {
-            key,
+        let data = Packed {
             value: value_to_tt(value, ply),
             mv,
             depth,
             flags: (generation << 2) | bound_bits,
-        };
+        }
+        .to_bits();
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
     }
 }
 

@@ -435,3 +435,53 @@ proptest! {
         prop_assert_eq!(info.score(), Some(Score::from_value(nim_value(heap, max_take))));
     }
 }
+
+/// Searches on several threads share the table and still prove exact
+/// results: Nim's values, the tic-tac-toe fork, the drawn empty board.
+#[test]
+fn parallel_search_keeps_exact_results() {
+    for threads in [2, 3] {
+        let limits = Limits {
+            depth: Some(100),
+            threads,
+            ..Limits::default()
+        };
+        for heap in 1..30 {
+            let pos = Nim::new(heap, 3);
+            let info = run(&pos, &limits);
+            assert_eq!(
+                info.score(),
+                Some(Score::from_value(nim_value(heap, 3))),
+                "heap {heap}, {threads} threads"
+            );
+            assert!(replays(&pos, &info.lines[0].moves));
+        }
+        let fork = TicTacToe::parse("X.O.O...X");
+        let info = run(&fork, &limits);
+        assert_eq!(info.best_move(), Some(&6));
+        assert_eq!(info.score(), Some(Score::Mate(3)));
+        let info = run(&TicTacToe::empty(), &Limits { depth: Some(9), ..limits });
+        assert_eq!(info.score(), Some(Score::Centi(0)));
+    }
+}
+
+/// A node budget bounds the nodes of all threads together (helpers report
+/// theirs every 256 nodes), and the search ends with a legal move.
+#[test]
+fn parallel_search_keeps_the_node_budget() {
+    // Four in a row on an empty 5x5 board: far from proven within the budget.
+    let pos = TicTacToe::empty_board(5, 4);
+    for limit in [2_000, 20_000] {
+        let limits = Limits {
+            nodes: Some(limit),
+            threads: 2,
+            ..Limits::default()
+        };
+        let info = run(&pos, &limits);
+        assert!(info.stopped);
+        assert!(info.nodes <= limit + 256, "{} nodes", info.nodes);
+        assert!(Played::new(pos.clone())
+            .play(info.best_move().unwrap())
+            .is_ok());
+    }
+}
