@@ -196,6 +196,12 @@ pub struct AlmaTafl {
     king: u8,
     side: Player,
     hash: u64,
+    /// Bit `c` set when cell `c` is topped by an invader (kept with the
+    /// board, so that move generation visits only the side's stacks).
+    invaders: u128,
+    /// Bit `c` set when cell `c` is topped by a defender disc (the King not
+    /// included): none left is a win for the invaders.
+    defenders: u128,
 }
 
 impl fmt::Debug for AlmaTafl {
@@ -230,18 +236,30 @@ impl AlmaTafl {
 
     /// The win decided by the board alone (not by repetition or a lack of moves).
     fn won(&self) -> Option<Outcome> {
-        let geo = geometry();
         let k = self.king as usize;
         if stack::top(self.board[k]) != stack::KING {
             return Some(Outcome::win(Player::One, "king buried"));
         }
-        if geo.escape[k] {
+        if geometry().escape[k] {
             return Some(Outcome::win(Player::Two, "king escaped"));
         }
-        if !self.board.iter().any(|&s| stack::top(s) == stack::DEFENDER) {
+        if self.defenders == 0 {
             return Some(Outcome::win(Player::One, "no active defender"));
         }
         None
+    }
+
+    /// Sets the top masks' bit of `cell` from its stack.
+    #[inline]
+    fn retop(&mut self, cell: usize) {
+        let bit = 1u128 << cell;
+        self.invaders &= !bit;
+        self.defenders &= !bit;
+        match stack::top(self.board[cell]) {
+            stack::INVADER => self.invaders |= bit,
+            stack::DEFENDER => self.defenders |= bit,
+            _ => {}
+        }
     }
 
     fn compute_hash(board: &[u8; CELLS], side: Player) -> u64 {
@@ -263,12 +281,18 @@ impl AlmaTafl {
             .position(|&s| s != 0 && stack::pieces(s).contains(&Piece::King))
             .unwrap_or(0) as u8;
         let hash = Self::compute_hash(&board, side);
-        AlmaTafl {
+        let mut pos = AlmaTafl {
             board,
             king,
             side,
             hash,
+            invaders: 0,
+            defenders: 0,
+        };
+        for cell in 0..CELLS {
+            pos.retop(cell);
         }
+        pos
     }
 }
 
@@ -352,25 +376,25 @@ impl Game for AlmaTafl {
     }
 
     fn play_unchecked(&self, mv: &Move) -> Self {
-        let raw = mv.raw();
-        let (from, to) = (raw[0] as usize, raw[raw.len() - 1] as usize);
-        let mut board = self.board;
-        let piece = stack::top(board[from]);
-        let mut hash = self.hash ^ zobrist::SIDE_KEY;
-        hash ^= zobrist::stack_key(from, board[from]) ^ zobrist::stack_key(to, board[to]);
-        board[from] = stack::pop(board[from]);
-        board[to] = stack::push(board[to], piece);
-        hash ^= zobrist::stack_key(from, board[from]) ^ zobrist::stack_key(to, board[to]);
-        AlmaTafl {
-            board,
-            king: if piece == stack::KING {
-                to as u8
-            } else {
-                self.king
-            },
-            side: self.side.opponent(),
-            hash,
+        let (from, to) = (mv.cells[0] as usize, mv.cells[mv.len as usize - 1] as usize);
+        let mut next = self.clone();
+        let (old_from, old_to) = (self.board[from], self.board[to]);
+        let piece = stack::top(old_from);
+        let (new_from, new_to) = (stack::pop(old_from), stack::push(old_to, piece));
+        next.board[from] = new_from;
+        next.board[to] = new_to;
+        next.hash ^= zobrist::SIDE_KEY
+            ^ zobrist::stack_key(from, old_from)
+            ^ zobrist::stack_key(from, new_from)
+            ^ zobrist::stack_key(to, old_to)
+            ^ zobrist::stack_key(to, new_to);
+        next.retop(from);
+        next.retop(to);
+        if piece == stack::KING {
+            next.king = to as u8;
         }
+        next.side = self.side.opponent();
+        next
     }
 
     /// Any legal chain is accepted (the move list gives one per end cell).

@@ -32,6 +32,7 @@ static KEYS: ([[u64; 64]; CELLS], u64) = {
 };
 
 /// The key of a packed stack on a cell.
+#[inline]
 pub(crate) fn stack_key(cell: usize, stack: u8) -> u64 {
     KEYS.0[cell][stack as usize]
 }
