@@ -88,10 +88,12 @@ pub(crate) struct Geometry {
     /// `ray[cell][dir][d - 1]`: the cell `d` steps away, or `NONE` when any
     /// cell of the line (the landing cell or one jumped over) is off the board.
     pub ray: [[[u8; MAX_HEIGHT]; 6]; CELLS],
-    /// `steps[cell][d - 1]`: the board cells of `ray[cell][..][d - 1]` in
-    /// direction order (the order disc moves are listed in).
-    pub steps: [[Landings; MAX_HEIGHT]; CELLS],
-    /// The same cells in cell order (the order King landings are tried in).
+    /// `disc_steps[cell][d - 1]`: `ray[cell][..][d - 1]` with an escape spot
+    /// (where no disc lands) in place of `NONE`, so that disc moves are
+    /// checked in direction order without a test for the board's edge.
+    pub disc_steps: [[[u8; 6]; MAX_HEIGHT]; CELLS],
+    /// `sorted_steps[cell][d - 1]`: the board cells of `ray[cell][..][d - 1]`
+    /// in cell order (the order King landings are tried in).
     pub sorted_steps: [[Landings; MAX_HEIGHT]; CELLS],
     /// `land[cell][stack]`: bit `1 << code` set when the piece of that code
     /// may land on that packed stack on that cell.
@@ -157,7 +159,8 @@ const fn build() -> Geometry {
         cells: [NONE; 6],
         len: 0,
     };
-    let mut steps = [[empty; MAX_HEIGHT]; CELLS];
+    let off_board = lookup(&index, ESCAPES[0]);
+    let mut disc_steps = [[[off_board; 6]; MAX_HEIGHT]; CELLS];
     let mut sorted_steps = [[empty; MAX_HEIGHT]; CELLS];
     let mut land = [[0u8; 64]; CELLS];
     let mut cell = 0;
@@ -179,7 +182,8 @@ const fn build() -> Geometry {
                 }
                 let target = index[tr as usize][tc as usize];
                 ray[cell][d][dist as usize - 1] = target;
-                let list = &mut steps[cell][dist as usize - 1];
+                disc_steps[cell][dist as usize - 1][d] = target;
+                let list = &mut sorted_steps[cell][dist as usize - 1];
                 list.cells[list.len as usize] = target;
                 list.len += 1;
                 dist += 1;
@@ -188,7 +192,7 @@ const fn build() -> Geometry {
         }
         let mut h = 0;
         while h < MAX_HEIGHT {
-            let mut list = steps[cell][h];
+            let mut list = sorted_steps[cell][h];
             // Insertion sort into cell order.
             let mut i = 1;
             while i < list.len as usize {
@@ -229,7 +233,7 @@ const fn build() -> Geometry {
         escape,
         throne,
         ray,
-        steps,
+        disc_steps,
         sorted_steps,
         land,
     }

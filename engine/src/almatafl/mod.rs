@@ -129,7 +129,9 @@ impl Piece {
 pub const MAX_CHAIN: usize = board::MAX_INVADERS + 2;
 
 /// One turn: the start cell and every landing cell (two cells for a disc move).
+/// Aligned to 8 bytes, so that a move is copied in a few whole words.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(align(8))]
 pub struct Move {
     cells: [u8; MAX_CHAIN],
     len: u8,

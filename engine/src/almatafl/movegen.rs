@@ -3,10 +3,13 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{geometry, Geometry, CELLS, NONE};
+use super::board::{geometry, Geometry, CELLS, MAX_INVADERS, NONE};
 use super::stack::{height, top, DEFENDER, INVADER, KING};
 use super::{AlmaTafl, Move, MAX_CHAIN};
 use crate::game::Player;
+
+/// Most disc moves of one side: six from each stack it tops.
+const DISC_MOVES: usize = 6 * MAX_INVADERS;
 
 /// Whether `piece` may land on cell `to` of `board`.
 #[inline]
@@ -29,19 +32,29 @@ pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
             (DEFENDER, pos.defenders | u128::from(on_top) << king)
         }
     };
+    // The disc moves, gathered without a branch per landing cell, then handed out.
+    let mut found = [(0u8, 0u8); DISC_MOVES];
+    let mut n = 0;
     while starts != 0 {
         let from = starts.trailing_zeros() as usize;
         starts &= starts - 1;
         if from == pos.king as usize {
+            // The King's chains come in cell order, after the discs before him.
+            for &(f_from, to) in &found[..n] {
+                f(Move::step(f_from as usize, to as usize))?;
+            }
+            n = 0;
             king_chains(pos, from, f)?;
             continue;
         }
         let h = height(pos.board[from]);
-        for &to in geo.steps[from][h - 1].cells() {
-            if may_land(geo, &pos.board, piece, to as usize) {
-                f(Move::step(from, to as usize))?;
-            }
+        for &to in &geo.disc_steps[from][h - 1] {
+            found[n] = (from as u8, to);
+            n += usize::from(may_land(geo, &pos.board, piece, to as usize));
         }
+    }
+    for &(from, to) in &found[..n] {
+        f(Move::step(from as usize, to as usize))?;
     }
     ControlFlow::Continue(())
 }
@@ -97,9 +110,20 @@ fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
     while head < tail {
         let cur = queue[head] as usize;
         head += 1;
-        if cur != start && !chain.bounces(cur) {
+        // The chain to `cur`, to be extended by one landing.
+        let mut m = if cur == start {
+            Move {
+                cells: [0; MAX_CHAIN],
+                len: 1,
+            }
+        } else if chain.bounces(cur) {
+            path(&parent, start, cur)
+        } else {
             continue;
-        }
+        };
+        m.cells[0] = start as u8;
+        let last = m.len as usize;
+        m.len += 1;
         for &to in geo.sorted_steps[cur][chain.distance(cur) - 1].cells() {
             let t = to as usize;
             if parent[t] != NONE || !may_land(geo, chain.board, KING, t) {
@@ -108,12 +132,14 @@ fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
             parent[t] = cur as u8;
             queue[tail] = to;
             tail += 1;
-            f(path(&parent, start, t))?;
+            m.cells[last] = to;
+            f(m)?;
         }
     }
     ControlFlow::Continue(())
 }
 
+/// The chain from `start` to `end` along `parent` links.
 fn path(parent: &[u8; CELLS], start: usize, end: usize) -> Move {
     let mut m = Move {
         cells: [0; MAX_CHAIN],
