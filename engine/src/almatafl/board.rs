@@ -88,10 +88,10 @@ pub(crate) struct Geometry {
     /// `ray[cell][dir][d - 1]`: the cell `d` steps away, or `NONE` when any
     /// cell of the line (the landing cell or one jumped over) is off the board.
     pub ray: [[[u8; MAX_HEIGHT]; 6]; CELLS],
-    /// `disc_steps[cell][d - 1]`: `ray[cell][..][d - 1]` with an escape spot
-    /// (where no disc lands) in place of `NONE`, so that disc moves are
-    /// checked in direction order without a test for the board's edge.
-    pub disc_steps: [[[u8; 6]; MAX_HEIGHT]; CELLS],
+    /// `disc_steps[cell][d]` (`d` from 1): `ray[cell][..][d - 1]` with an
+    /// escape spot (where no disc lands) in place of `NONE`, so that disc
+    /// moves are checked in direction order without a test for the board's edge.
+    pub disc_steps: [[[u8; 6]; MAX_HEIGHT + 1]; CELLS],
     /// `sorted_steps[cell][d - 1]`: the board cells of `ray[cell][..][d - 1]`
     /// in cell order (the order King landings are tried in).
     pub sorted_steps: [[Landings; MAX_HEIGHT]; CELLS],
@@ -160,7 +160,7 @@ const fn build() -> Geometry {
         len: 0,
     };
     let off_board = lookup(&index, ESCAPES[0]);
-    let mut disc_steps = [[[off_board; 6]; MAX_HEIGHT]; CELLS];
+    let mut disc_steps = [[[off_board; 6]; MAX_HEIGHT + 1]; CELLS];
     let mut sorted_steps = [[empty; MAX_HEIGHT]; CELLS];
     let mut land = [[0u8; 64]; CELLS];
     let mut cell = 0;
@@ -182,7 +182,7 @@ const fn build() -> Geometry {
                 }
                 let target = index[tr as usize][tc as usize];
                 ray[cell][d][dist as usize - 1] = target;
-                disc_steps[cell][dist as usize - 1][d] = target;
+                disc_steps[cell][dist as usize][d] = target;
                 let list = &mut sorted_steps[cell][dist as usize - 1];
                 list.cells[list.len as usize] = target;
                 list.len += 1;

@@ -204,6 +204,9 @@ pub struct AlmaTafl {
     /// Bit `c` set when cell `c` is topped by a defender disc (the King not
     /// included): none left is a win for the invaders.
     defenders: u128,
+    /// Bit `c` of `landings[0]` set when an invader may land on cell `c`, of
+    /// `landings[1]` when a defender disc may.
+    landings: [u128; 2],
 }
 
 impl fmt::Debug for AlmaTafl {
@@ -251,17 +254,16 @@ impl AlmaTafl {
         None
     }
 
-    /// Sets the top masks' bit of `cell` from its stack.
+    /// Sets the masks' bits of `cell` from its stack.
     #[inline]
-    fn retop(&mut self, cell: usize) {
-        let bit = 1u128 << cell;
-        self.invaders &= !bit;
-        self.defenders &= !bit;
-        match stack::top(self.board[cell]) {
-            stack::INVADER => self.invaders |= bit,
-            stack::DEFENDER => self.defenders |= bit,
-            _ => {}
-        }
+    fn refresh(&mut self, cell: usize) {
+        let s = self.board[cell];
+        let (top, land) = (stack::top(s), geometry().land[cell][s as usize & 63]);
+        let set = |mask: u128, on: bool| mask & !(1 << cell) | u128::from(on) << cell;
+        self.invaders = set(self.invaders, top == stack::INVADER);
+        self.defenders = set(self.defenders, top == stack::DEFENDER);
+        self.landings[0] = set(self.landings[0], land >> stack::INVADER & 1 != 0);
+        self.landings[1] = set(self.landings[1], land >> stack::DEFENDER & 1 != 0);
     }
 
     fn compute_hash(board: &[u8; CELLS], side: Player) -> u64 {
@@ -290,9 +292,10 @@ impl AlmaTafl {
             hash,
             invaders: 0,
             defenders: 0,
+            landings: [0; 2],
         };
         for cell in 0..CELLS {
-            pos.retop(cell);
+            pos.refresh(cell);
         }
         pos
     }
@@ -390,8 +393,8 @@ impl Game for AlmaTafl {
             ^ zobrist::stack_key(from, new_from)
             ^ zobrist::stack_key(to, old_to)
             ^ zobrist::stack_key(to, new_to);
-        next.retop(from);
-        next.retop(to);
+        next.refresh(from);
+        next.refresh(to);
         if piece == stack::KING {
             next.king = to as u8;
         }

@@ -3,13 +3,10 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{geometry, Geometry, CELLS, MAX_INVADERS, NONE};
-use super::stack::{height, top, DEFENDER, INVADER, KING};
+use super::board::{geometry, Geometry, CELLS, NONE};
+use super::stack::{height, top, INVADER, KING};
 use super::{AlmaTafl, Move, MAX_CHAIN};
 use crate::game::Player;
-
-/// Most disc moves of one side: six from each stack it tops.
-const DISC_MOVES: usize = 6 * MAX_INVADERS;
 
 /// Whether `piece` may land on cell `to` of `board`.
 #[inline]
@@ -24,36 +21,38 @@ pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
     f: &mut F,
 ) -> ControlFlow<()> {
     let geo = geometry();
-    let (piece, mut starts) = match pos.side {
-        Player::One => (INVADER, pos.invaders),
+    let (mut starts, landings) = match pos.side {
+        Player::One => (pos.invaders, pos.landings[0]),
         Player::Two => {
             let king = pos.king as usize;
             let on_top = top(pos.board[king]) == KING;
-            (DEFENDER, pos.defenders | u128::from(on_top) << king)
+            (pos.defenders | u128::from(on_top) << king, pos.landings[1])
         }
     };
+    // Landing bits by cell: the index `cell >> 6` of a `u8` cell needs no bounds check.
+    let landings = [landings as u64, (landings >> 64) as u64, 0, 0];
+    let may = |to: u8| landings[usize::from(to >> 6)] >> (to & 63) & 1;
     // The disc moves, gathered without a branch per landing cell, then handed out.
-    let mut found = [(0u8, 0u8); DISC_MOVES];
-    let mut n = 0;
+    let mut found = [(0u8, 0u8); 256];
+    let mut n = 0u8;
     while starts != 0 {
         let from = starts.trailing_zeros() as usize;
         starts &= starts - 1;
         if from == pos.king as usize {
             // The King's chains come in cell order, after the discs before him.
-            for &(f_from, to) in &found[..n] {
+            for &(f_from, to) in &found[..usize::from(n)] {
                 f(Move::step(f_from as usize, to as usize))?;
             }
             n = 0;
             king_chains(pos, from, f)?;
             continue;
         }
-        let h = height(pos.board[from]);
-        for &to in &geo.disc_steps[from][h - 1] {
-            found[n] = (from as u8, to);
-            n += usize::from(may_land(geo, &pos.board, piece, to as usize));
+        for &to in &geo.disc_steps[from][height(pos.board[from]) & 3] {
+            found[usize::from(n)] = (from as u8, to);
+            n += may(to) as u8;
         }
     }
-    for &(from, to) in &found[..n] {
+    for &(from, to) in &found[..usize::from(n)] {
         f(Move::step(from as usize, to as usize))?;
     }
     ControlFlow::Continue(())
@@ -110,20 +109,15 @@ fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
     while head < tail {
         let cur = queue[head] as usize;
         head += 1;
-        // The chain to `cur`, to be extended by one landing.
-        let mut m = if cur == start {
-            Move {
-                cells: [0; MAX_CHAIN],
-                len: 1,
-            }
+        // The chain to `cur` (none from the start: one-landing chains are
+        // built whole, like disc moves).
+        let before = if cur == start {
+            None
         } else if chain.bounces(cur) {
-            path(&parent, start, cur)
+            Some(path(&parent, start, cur))
         } else {
             continue;
         };
-        m.cells[0] = start as u8;
-        let last = m.len as usize;
-        m.len += 1;
         for &to in geo.sorted_steps[cur][chain.distance(cur) - 1].cells() {
             let t = to as usize;
             if parent[t] != NONE || !may_land(geo, chain.board, KING, t) {
@@ -132,8 +126,14 @@ fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
             parent[t] = cur as u8;
             queue[tail] = to;
             tail += 1;
-            m.cells[last] = to;
-            f(m)?;
+            f(match before {
+                None => Move::step(start, t),
+                Some(mut m) => {
+                    m.cells[m.len as usize] = to;
+                    m.len += 1;
+                    m
+                }
+            })?;
         }
     }
     ControlFlow::Continue(())
