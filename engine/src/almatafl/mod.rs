@@ -153,11 +153,15 @@ impl Move {
         Some(m)
     }
 
-    pub(crate) fn step(from: usize, to: usize) -> Move {
-        let mut cells = [0; MAX_CHAIN];
-        cells[0] = from as u8;
-        cells[1] = to as u8;
-        Move { cells, len: 2 }
+    /// The move from `cells[0]` to `cells[1]`.
+    #[inline]
+    pub(crate) fn disc(cells: [u8; 2]) -> Move {
+        let mut m = Move {
+            cells: [0; MAX_CHAIN],
+            len: 2,
+        };
+        m.cells[..2].copy_from_slice(&cells);
+        m
     }
 
     pub(crate) fn raw(&self) -> &[u8] {
@@ -204,9 +208,9 @@ pub struct AlmaTafl {
     /// Bit `c` set when cell `c` is topped by a defender disc (the King not
     /// included): none left is a win for the invaders.
     defenders: u128,
-    /// Bit `c` of `landings[0]` set when an invader may land on cell `c`, of
-    /// `landings[1]` when a defender disc may.
-    landings: [u128; 2],
+    /// Bit `c` set when an invader may land on cell `c`; a defender disc may
+    /// land on the same cells but the throne and the King.
+    landings: u128,
 }
 
 impl fmt::Debug for AlmaTafl {
@@ -258,12 +262,13 @@ impl AlmaTafl {
     #[inline]
     fn refresh(&mut self, cell: usize) {
         let s = self.board[cell];
-        let (top, land) = (stack::top(s), geometry().land[cell][s as usize & 63]);
-        let set = |mask: u128, on: bool| mask & !(1 << cell) | u128::from(on) << cell;
+        let top = stack::top(s);
+        let lands = geometry().land[cell][s as usize & 63] >> stack::INVADER & 1 != 0;
+        let bit = 1u128 << cell;
+        let set = |mask: u128, on: bool| mask & !bit | bit & 0u128.wrapping_sub(u128::from(on));
         self.invaders = set(self.invaders, top == stack::INVADER);
         self.defenders = set(self.defenders, top == stack::DEFENDER);
-        self.landings[0] = set(self.landings[0], land >> stack::INVADER & 1 != 0);
-        self.landings[1] = set(self.landings[1], land >> stack::DEFENDER & 1 != 0);
+        self.landings = set(self.landings, lands);
     }
 
     fn compute_hash(board: &[u8; CELLS], side: Player) -> u64 {
@@ -292,7 +297,7 @@ impl AlmaTafl {
             hash,
             invaders: 0,
             defenders: 0,
-            landings: [0; 2],
+            landings: 0,
         };
         for cell in 0..CELLS {
             pos.refresh(cell);

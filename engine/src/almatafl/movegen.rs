@@ -22,38 +22,38 @@ pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
 ) -> ControlFlow<()> {
     let geo = geometry();
     let (mut starts, landings) = match pos.side {
-        Player::One => (pos.invaders, pos.landings[0]),
+        Player::One => (pos.invaders, pos.landings),
         Player::Two => {
-            let king = pos.king as usize;
-            let on_top = top(pos.board[king]) == KING;
-            (pos.defenders | u128::from(on_top) << king, pos.landings[1])
+            let king = u128::from(top(pos.board[pos.king as usize]) == KING) << pos.king;
+            let throne = 1u128 << geo.throne;
+            (pos.defenders | king, pos.landings & !throne & !king)
         }
     };
     // Landing bits by cell: the index `cell >> 6` of a `u8` cell needs no bounds check.
     let landings = [landings as u64, (landings >> 64) as u64, 0, 0];
     let may = |to: u8| landings[usize::from(to >> 6)] >> (to & 63) & 1;
     // The disc moves, gathered without a branch per landing cell, then handed out.
-    let mut found = [(0u8, 0u8); 256];
+    let mut found = [[0u8; 2]; 256];
     let mut n = 0u8;
     while starts != 0 {
         let from = starts.trailing_zeros() as usize;
         starts &= starts - 1;
         if from == pos.king as usize {
             // The King's chains come in cell order, after the discs before him.
-            for &(f_from, to) in &found[..usize::from(n)] {
-                f(Move::step(f_from as usize, to as usize))?;
+            for &cells in &found[..usize::from(n)] {
+                f(Move::disc(cells))?;
             }
             n = 0;
             king_chains(pos, from, f)?;
             continue;
         }
         for &to in &geo.disc_steps[from][height(pos.board[from]) & 3] {
-            found[usize::from(n)] = (from as u8, to);
+            found[usize::from(n)] = [from as u8, to];
             n += may(to) as u8;
         }
     }
-    for &(from, to) in &found[..usize::from(n)] {
-        f(Move::step(from as usize, to as usize))?;
+    for &cells in &found[..usize::from(n)] {
+        f(Move::disc(cells))?;
     }
     ControlFlow::Continue(())
 }
@@ -126,14 +126,14 @@ fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
             parent[t] = cur as u8;
             queue[tail] = to;
             tail += 1;
-            f(match before {
-                None => Move::step(start, t),
+            match before {
+                None => f(Move::disc([start as u8, to]))?,
                 Some(mut m) => {
                     m.cells[m.len as usize] = to;
                     m.len += 1;
-                    m
+                    f(m)?;
                 }
-            })?;
+            }
         }
     }
     ControlFlow::Continue(())
