@@ -202,15 +202,26 @@ pub struct AlmaTafl {
     king: u8,
     side: Player,
     hash: u64,
-    /// Bit `c` set when cell `c` is topped by an invader (kept with the
-    /// board, so that move generation visits only the side's stacks).
-    invaders: u128,
-    /// Bit `c` set when cell `c` is topped by a defender disc (the King not
-    /// included): none left is a win for the invaders.
-    defenders: u128,
-    /// Bit `c` set when an invader may land on cell `c`; a defender disc may
-    /// land on the same cells but the throne and the King.
-    landings: u128,
+    /// The [`Mask`]s kept with the board, each as its low 64 bits here and
+    /// its high bits in `high`: the position fits in 128 bytes, which are
+    /// copied inline rather than by a call.
+    low: [u64; 3],
+    high: [u16; 3],
+}
+
+/// The sets of cells a position keeps with its board, bit `c` for cell `c`,
+/// so that move generation visits only the side's stacks and checks a
+/// landing with one bit.
+#[derive(Clone, Copy)]
+pub(crate) enum Mask {
+    /// Cells topped by an invader.
+    Invaders,
+    /// Cells topped by a defender disc (the King not included): none left is
+    /// a win for the invaders.
+    Defenders,
+    /// Cells an invader may land on; a defender disc may land on the same
+    /// cells but the throne and the King.
+    Landings,
 }
 
 impl fmt::Debug for AlmaTafl {
@@ -252,10 +263,25 @@ impl AlmaTafl {
         if geometry().escape[k] {
             return Some(Outcome::win(Player::Two, "king escaped"));
         }
-        if self.defenders == 0 {
+        if self.mask(Mask::Defenders) == 0 {
             return Some(Outcome::win(Player::One, "no active defender"));
         }
         None
+    }
+
+    /// One of the position's sets of cells.
+    #[inline]
+    pub(crate) fn mask(&self, m: Mask) -> u128 {
+        u128::from(self.low[m as usize]) | u128::from(self.high[m as usize]) << 64
+    }
+
+    /// Sets the bit of `cell` in mask `m`.
+    #[inline]
+    fn set(&mut self, m: Mask, cell: usize, on: bool) {
+        let bit = 1u128 << cell;
+        let v = self.mask(m) & !bit | bit & 0u128.wrapping_sub(u128::from(on));
+        self.low[m as usize] = v as u64;
+        self.high[m as usize] = (v >> 64) as u16;
     }
 
     /// Sets the masks' bits of `cell` from its stack.
@@ -264,11 +290,9 @@ impl AlmaTafl {
         let s = self.board[cell];
         let top = stack::top(s);
         let lands = geometry().land[cell][s as usize & 63] >> stack::INVADER & 1 != 0;
-        let bit = 1u128 << cell;
-        let set = |mask: u128, on: bool| mask & !bit | bit & 0u128.wrapping_sub(u128::from(on));
-        self.invaders = set(self.invaders, top == stack::INVADER);
-        self.defenders = set(self.defenders, top == stack::DEFENDER);
-        self.landings = set(self.landings, lands);
+        self.set(Mask::Invaders, cell, top == stack::INVADER);
+        self.set(Mask::Defenders, cell, top == stack::DEFENDER);
+        self.set(Mask::Landings, cell, lands);
     }
 
     fn compute_hash(board: &[u8; CELLS], side: Player) -> u64 {
@@ -295,9 +319,8 @@ impl AlmaTafl {
             king,
             side,
             hash,
-            invaders: 0,
-            defenders: 0,
-            landings: 0,
+            low: [0; 3],
+            high: [0; 3],
         };
         for cell in 0..CELLS {
             pos.refresh(cell);

@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use super::board::{geometry, Geometry, CELLS, NONE};
 use super::stack::{height, top, INVADER, KING};
-use super::{AlmaTafl, Move, MAX_CHAIN};
+use super::{AlmaTafl, Mask, Move, MAX_CHAIN};
 use crate::game::Player;
 
 /// Whether `piece` may land on cell `to` of `board`.
@@ -22,11 +22,12 @@ pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
 ) -> ControlFlow<()> {
     let geo = geometry();
     let (mut starts, landings) = match pos.side {
-        Player::One => (pos.invaders, pos.landings),
+        Player::One => (pos.mask(Mask::Invaders), pos.mask(Mask::Landings)),
         Player::Two => {
             let king = u128::from(top(pos.board[pos.king as usize]) == KING) << pos.king;
             let throne = 1u128 << geo.throne;
-            (pos.defenders | king, pos.landings & !throne & !king)
+            let landings = pos.mask(Mask::Landings) & !throne & !king;
+            (pos.mask(Mask::Defenders) | king, landings)
         }
     };
     // Landing bits by cell: the index `cell >> 6` of a `u8` cell needs no bounds check.
