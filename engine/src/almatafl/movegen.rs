@@ -8,6 +8,21 @@ use super::stack::{height, top, INVADER, KING};
 use super::{AlmaTafl, Mask, Move, MAX_CHAIN};
 use crate::game::Player;
 
+/// Each byte value with its bit `i` moved to the low bit of byte `i`.
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[b] |= ((b as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Whether `piece` may land on cell `to` of `board`.
 #[inline]
 pub(crate) fn may_land(geo: &Geometry, board: &[u8; CELLS], piece: u8, to: usize) -> bool {
@@ -30,9 +45,11 @@ pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
             (pos.mask(Mask::Defenders) | king, landings)
         }
     };
-    // Landing bits by cell: the index `cell >> 6` of a `u8` cell needs no bounds check.
-    let landings = [landings as u64, (landings >> 64) as u64, 0, 0];
-    let may = |to: u8| landings[usize::from(to >> 6)] >> (to & 63) & 1;
+    // The landing bits spread to one byte per cell (indexed by `to & 127`: no bounds check).
+    let mut may = [0u8; 128];
+    for (k, cells) in may.chunks_exact_mut(8).take(CELLS.div_ceil(8)).enumerate() {
+        cells.copy_from_slice(&SPREAD[(landings >> (8 * k)) as usize & 0xff].to_le_bytes());
+    }
     // The disc moves, gathered without a branch per landing cell, then handed out.
     let mut found = [[0u8; 2]; 256];
     let mut n = 0u8;
@@ -50,7 +67,7 @@ pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
         }
         for &to in &geo.disc_steps[from][height(pos.board[from]) & 3] {
             found[usize::from(n)] = [from as u8, to];
-            n += may(to) as u8;
+            n += may[usize::from(to & 127)];
         }
     }
     for &cells in &found[..usize::from(n)] {
