@@ -209,9 +209,9 @@ pub struct AlmaTafl {
     high: [u16; 3],
 }
 
-/// The sets of cells a position keeps with its board, bit `c` for cell `c`,
-/// so that move generation visits only the side's stacks and checks a
-/// landing with one bit.
+/// The sets of cells a position keeps with its board, bit `c` for cell `c`:
+/// move generation visits only the side's stacks and knows the landing
+/// cells without reading the board, and `decided` reads no stack.
 #[derive(Clone, Copy)]
 pub(crate) enum Mask {
     /// Cells topped by an invader.
