@@ -129,12 +129,12 @@ impl Piece {
 pub const MAX_CHAIN: usize = board::MAX_INVADERS + 2;
 
 /// One turn: the start cell and every landing cell (two cells for a disc move).
-/// Aligned to 8 bytes, so that a move is copied in a few whole words.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(align(8))]
 pub struct Move {
-    cells: [u8; MAX_CHAIN],
-    len: u8,
+    /// The number of cells, the cells, then zeros: a disc move is written as
+    /// one word for its head and zeros, in whole words (hence the alignment).
+    bytes: [u8; MAX_CHAIN + 1],
 }
 
 impl Move {
@@ -143,29 +143,45 @@ impl Move {
         if cells.len() < 2 || cells.len() > MAX_CHAIN {
             return None;
         }
-        let mut m = Move {
-            cells: [0; MAX_CHAIN],
-            len: cells.len() as u8,
-        };
-        for (slot, c) in m.cells.iter_mut().zip(cells) {
+        let mut raw = [0u8; MAX_CHAIN];
+        for (slot, c) in raw.iter_mut().zip(cells) {
             *slot = c.index() as u8;
         }
-        Some(m)
+        Some(Move::raw_chain(&raw[..cells.len()]))
     }
 
     /// The move from `cells[0]` to `cells[1]`.
     #[inline]
     pub(crate) fn disc(cells: [u8; 2]) -> Move {
+        let head = 2 | u32::from(u16::from_le_bytes(cells)) << 8;
         let mut m = Move {
-            cells: [0; MAX_CHAIN],
-            len: 2,
+            bytes: [0; MAX_CHAIN + 1],
         };
-        m.cells[..2].copy_from_slice(&cells);
+        m.bytes[..4].copy_from_slice(&head.to_le_bytes());
         m
     }
 
+    /// The move through cell indices (at most [`MAX_CHAIN`]).
+    pub(crate) fn raw_chain(cells: &[u8]) -> Move {
+        let mut m = Move {
+            bytes: [0; MAX_CHAIN + 1],
+        };
+        m.bytes[0] = cells.len() as u8;
+        m.bytes[1..=cells.len()].copy_from_slice(cells);
+        m
+    }
+
+    /// The move with one more landing (the caller keeps at most [`MAX_CHAIN`] cells).
+    #[inline]
+    pub(crate) fn then(mut self, to: u8) -> Move {
+        let len = self.bytes[0] as usize;
+        self.bytes[1 + len] = to;
+        self.bytes[0] += 1;
+        self
+    }
+
     pub(crate) fn raw(&self) -> &[u8] {
-        &self.cells[..self.len as usize]
+        &self.bytes[1..1 + self.bytes[0] as usize]
     }
 
     /// The cells of the move, start first.
@@ -175,12 +191,12 @@ impl Move {
 
     /// The start cell.
     pub fn from(&self) -> Cell {
-        cell(self.cells[0] as usize)
+        cell(self.bytes[1] as usize)
     }
 
     /// The final landing cell.
     pub fn to(&self) -> Cell {
-        cell(self.cells[self.len as usize - 1] as usize)
+        cell(self.bytes[self.bytes[0] as usize] as usize)
     }
 }
 
@@ -409,7 +425,10 @@ impl Game for AlmaTafl {
     }
 
     fn play_unchecked(&self, mv: &Move) -> Self {
-        let (from, to) = (mv.cells[0] as usize, mv.cells[mv.len as usize - 1] as usize);
+        let (from, to) = (
+            mv.bytes[1] as usize,
+            mv.bytes[mv.bytes[0] as usize] as usize,
+        );
         let mut next = self.clone();
         let (old_from, old_to) = (self.board[from], self.board[to]);
         let piece = stack::top(old_from);

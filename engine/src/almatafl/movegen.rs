@@ -146,11 +146,7 @@ fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
             tail += 1;
             match before {
                 None => f(Move::disc([start as u8, to]))?,
-                Some(mut m) => {
-                    m.cells[m.len as usize] = to;
-                    m.len += 1;
-                    f(m)?;
-                }
+                Some(m) => f(m.then(to))?,
             }
         }
     }
@@ -159,23 +155,19 @@ fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
 
 /// The chain from `start` to `end` along `parent` links.
 fn path(parent: &[u8; CELLS], start: usize, end: usize) -> Move {
-    let mut m = Move {
-        cells: [0; MAX_CHAIN],
-        len: 0,
-    };
+    let mut rev = [0u8; MAX_CHAIN];
     let mut n = 0;
     let mut c = end;
     loop {
-        m.cells[n] = c as u8;
+        rev[n] = c as u8;
         n += 1;
         if c == start {
             break;
         }
         c = parent[c] as usize;
     }
-    m.cells[..n].reverse();
-    m.len = n as u8;
-    m
+    rev[..n].reverse();
+    Move::raw_chain(&rev[..n])
 }
 
 /// Checks any submitted move (the game is known not to be over).
