@@ -132,8 +132,9 @@ pub const MAX_CHAIN: usize = board::MAX_INVADERS + 2;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(align(8))]
 pub struct Move {
-    /// The number of cells, the cells, then zeros: a disc move is written as
-    /// one word for its head and zeros, in whole words (hence the alignment).
+    /// The number of cells, the cells (start first), then zeros. A disc move
+    /// is written as a four-byte head (2, start, landing, 0) and whole words
+    /// of zeros, hence the alignment.
     bytes: [u8; MAX_CHAIN + 1],
 }
 
@@ -161,7 +162,7 @@ impl Move {
         m
     }
 
-    /// The move through cell indices (at most [`MAX_CHAIN`]).
+    /// The move through cell indices (2 to [`MAX_CHAIN`] of them).
     pub(crate) fn raw_chain(cells: &[u8]) -> Move {
         let mut m = Move {
             bytes: [0; MAX_CHAIN + 1],
