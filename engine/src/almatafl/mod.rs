@@ -201,6 +201,12 @@ impl Move {
     }
 }
 
+/// Masks (in [`Mask`] order) as the low words and high bits a position stores.
+#[inline]
+fn split(masks: [u128; 3]) -> ([u64; 3], [u16; 3]) {
+    (masks.map(|m| m as u64), masks.map(|m| (m >> 64) as u16))
+}
+
 fn cell(i: usize) -> Cell {
     Cell::from_index(i).expect("cell indices are below 73")
 }
@@ -292,24 +298,20 @@ impl AlmaTafl {
         u128::from(self.low[m as usize]) | u128::from(self.high[m as usize]) << 64
     }
 
-    /// Sets the bit of `cell` in mask `m`.
+    /// The masks with the bits of the given cells set from their stacks.
     #[inline]
-    fn set(&mut self, m: Mask, cell: usize, on: bool) {
-        let bit = 1u128 << cell;
-        let v = self.mask(m) & !bit | bit & 0u128.wrapping_sub(u128::from(on));
-        self.low[m as usize] = v as u64;
-        self.high[m as usize] = (v >> 64) as u16;
-    }
-
-    /// Sets the masks' bits of `cell` from its stack.
-    #[inline]
-    fn refresh(&mut self, cell: usize) {
-        let s = self.board[cell];
-        let top = stack::top(s);
-        let lands = geometry().land[cell][s as usize & 63] >> stack::INVADER & 1 != 0;
-        self.set(Mask::Invaders, cell, top == stack::INVADER);
-        self.set(Mask::Defenders, cell, top == stack::DEFENDER);
-        self.set(Mask::Landings, cell, lands);
+    fn masks_with(&self, cells: impl IntoIterator<Item = (usize, u8)>) -> [u128; 3] {
+        let mut masks = [Mask::Invaders, Mask::Defenders, Mask::Landings].map(|m| self.mask(m));
+        for (cell, s) in cells {
+            let top = stack::top(s);
+            let lands = geometry().land[cell][s as usize & 63] >> stack::INVADER & 1 != 0;
+            let bit = 1u128 << cell;
+            let on = [top == stack::INVADER, top == stack::DEFENDER, lands];
+            for (mask, on) in masks.iter_mut().zip(on) {
+                *mask = *mask & !bit | bit & 0u128.wrapping_sub(u128::from(on));
+            }
+        }
+        masks
     }
 
     fn compute_hash(board: &[u8; CELLS], side: Player) -> u64 {
@@ -339,9 +341,7 @@ impl AlmaTafl {
             low: [0; 3],
             high: [0; 3],
         };
-        for cell in 0..CELLS {
-            pos.refresh(cell);
-        }
+        (pos.low, pos.high) = split(pos.masks_with(board.into_iter().enumerate()));
         pos
     }
 }
@@ -425,29 +425,39 @@ impl Game for AlmaTafl {
         Outcome::win(self.side.opponent(), "no legal move")
     }
 
+    // Inlined into the generic loops of other crates (random games, searchers).
+    #[inline(always)]
     fn play_unchecked(&self, mv: &Move) -> Self {
         let (from, to) = (
             mv.bytes[1] as usize,
             mv.bytes[mv.bytes[0] as usize] as usize,
         );
-        let mut next = self.clone();
         let (old_from, old_to) = (self.board[from], self.board[to]);
         let piece = stack::top(old_from);
         let (new_from, new_to) = (stack::pop(old_from), stack::push(old_to, piece));
-        next.board[from] = new_from;
-        next.board[to] = new_to;
-        next.hash ^= zobrist::SIDE_KEY
-            ^ zobrist::stack_key(from, old_from)
-            ^ zobrist::stack_key(from, new_from)
-            ^ zobrist::stack_key(to, old_to)
-            ^ zobrist::stack_key(to, new_to);
-        next.refresh(from);
-        next.refresh(to);
-        if piece == stack::KING {
-            next.king = to as u8;
+        // The fields are computed first and the position written once, so
+        // that no narrow store is read back by a copy of the position.
+        let (low, high) = split(self.masks_with([(from, new_from), (to, new_to)]));
+        let mut board = self.board;
+        board[from] = new_from;
+        board[to] = new_to;
+        AlmaTafl {
+            board,
+            king: if piece == stack::KING {
+                to as u8
+            } else {
+                self.king
+            },
+            side: self.side.opponent(),
+            hash: self.hash
+                ^ zobrist::SIDE_KEY
+                ^ zobrist::stack_key(from, old_from)
+                ^ zobrist::stack_key(from, new_from)
+                ^ zobrist::stack_key(to, old_to)
+                ^ zobrist::stack_key(to, new_to),
+            low,
+            high,
         }
-        next.side = self.side.opponent();
-        next
     }
 
     /// Any legal chain is accepted (the move list gives one per end cell).
