@@ -1,9 +1,8 @@
 //! The AlmaTafl board as plain data (rows, escape spots, throne, start
-//! position) and the geometry derived from it once.
+//! position) and the geometry derived from it at compile time.
 
+use super::stack;
 use crate::quote::quote;
-use std::sync::OnceLock;
-
 use crate::NotationError;
 
 /// Number of cells on the star board.
@@ -59,12 +58,27 @@ pub const MAX_HEIGHT: usize = 3;
 /// The six straight directions as (column, row) steps.
 pub const DIRECTIONS: [(i8, i8); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)];
 
-/// Everything derived from the tables above.
+/// Landing cells from one cell for one distance: the cells of `cells[..len]`.
+#[derive(Clone, Copy)]
+pub(crate) struct Landings {
+    pub cells: [u8; 6],
+    pub len: u8,
+}
+
+impl Landings {
+    /// The landing cells.
+    #[inline]
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..self.len as usize]
+    }
+}
+
+/// Everything derived from the tables above, at compile time.
 pub(crate) struct Geometry {
     /// (column, row) indices of each cell, cells in row-major order.
     pub coords: [(u8, u8); CELLS],
-    /// Each cell's name, e.g. `"F6"`.
-    pub names: Vec<String>,
+    /// Each cell's name in ASCII (e.g. `F6`, `H11`) and its length.
+    names: [([u8; 3], u8); CELLS],
     /// Cell index by [row][column], or `NONE`.
     pub index: [[u8; 11]; 11],
     /// Whether each cell is an escape spot.
@@ -74,62 +88,154 @@ pub(crate) struct Geometry {
     /// `ray[cell][dir][d - 1]`: the cell `d` steps away, or `NONE` when any
     /// cell of the line (the landing cell or one jumped over) is off the board.
     pub ray: [[[u8; MAX_HEIGHT]; 6]; CELLS],
+    /// `disc_steps[cell][d]` (`d` from 1): `ray[cell][..][d - 1]` with an
+    /// escape spot (where no disc lands) in place of `NONE`, so that disc
+    /// moves are checked in direction order without a test for the board's edge.
+    pub disc_steps: [[[u8; 6]; MAX_HEIGHT + 1]; CELLS],
+    /// `sorted_steps[cell][d - 1]`: the board cells of `ray[cell][..][d - 1]`
+    /// in cell order (the order King landings are tried in).
+    pub sorted_steps: [[Landings; MAX_HEIGHT]; CELLS],
+    /// `land[cell][stack]`: bit `1 << code` set when the piece of that code
+    /// may land on that packed stack on that cell.
+    pub land: [[u8; 64]; CELLS],
 }
 
-/// The board geometry, built on first use.
+/// The board geometry.
 pub(crate) fn geometry() -> &'static Geometry {
-    static GEO: OnceLock<Geometry> = OnceLock::new();
-    GEO.get_or_init(build)
+    &GEOMETRY
 }
 
-fn build() -> Geometry {
+static GEOMETRY: Geometry = build();
+
+/// The index of a cell named in the tables above (compile time).
+const fn lookup(index: &[[u8; 11]; 11], name: &str) -> u8 {
+    let b = name.as_bytes();
+    let col = (b[0] - b'A') as usize;
+    let mut row = 0;
+    let mut i = 1;
+    while i < b.len() {
+        row = row * 10 + (b[i] - b'0') as usize;
+        i += 1;
+    }
+    let cell = index[row - 1][col];
+    assert!(cell != NONE, "board tables name board cells");
+    cell
+}
+
+const fn build() -> Geometry {
     let mut coords = [(0u8, 0u8); CELLS];
+    let mut names = [([0u8; 3], 0u8); CELLS];
     let mut index = [[NONE; 11]; 11];
     let mut n = 0usize;
-    for (r, &(first, len)) in ROWS.iter().enumerate() {
-        for k in 0..len {
+    let mut r = 0;
+    while r < ROWS.len() {
+        let (first, len) = ROWS[r];
+        let mut k = 0;
+        while k < len {
             let c = first - b'A' + k;
             coords[n] = (c, r as u8);
             index[r][c as usize] = n as u8;
+            let row = r as u8 + 1;
+            names[n] = if row < 10 {
+                ([first + k, b'0' + row, 0], 2)
+            } else {
+                ([first + k, b'0' + row / 10, b'0' + row % 10], 3)
+            };
             n += 1;
+            k += 1;
         }
+        r += 1;
     }
-    assert_eq!(n, CELLS, "the row table must list {CELLS} cells");
-    let at = |c: i32, r: i32| -> u8 {
-        if (0..11).contains(&c) && (0..11).contains(&r) {
-            index[r as usize][c as usize]
-        } else {
-            NONE
-        }
-    };
+    assert!(n == CELLS, "the row table must list every cell");
+    let mut escape = [false; CELLS];
+    let mut e = 0;
+    while e < ESCAPES.len() {
+        escape[lookup(&index, ESCAPES[e]) as usize] = true;
+        e += 1;
+    }
+    let throne = lookup(&index, THRONE);
     let mut ray = [[[NONE; MAX_HEIGHT]; 6]; CELLS];
-    for (cell, &(c, r)) in coords.iter().enumerate() {
-        for (d, &(dc, dr)) in DIRECTIONS.iter().enumerate() {
-            for dist in 1..=MAX_HEIGHT as i32 {
-                let target = at(c as i32 + dc as i32 * dist, r as i32 + dr as i32 * dist);
-                if target == NONE {
+    let empty = Landings {
+        cells: [NONE; 6],
+        len: 0,
+    };
+    let off_board = lookup(&index, ESCAPES[0]);
+    let mut disc_steps = [[[off_board; 6]; MAX_HEIGHT + 1]; CELLS];
+    let mut sorted_steps = [[empty; MAX_HEIGHT]; CELLS];
+    let mut land = [[0u8; 64]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (c, r) = coords[cell];
+        let mut d = 0;
+        while d < 6 {
+            let (dc, dr) = DIRECTIONS[d];
+            let mut dist = 1;
+            while dist <= MAX_HEIGHT as i32 {
+                let (tc, tr) = (c as i32 + dc as i32 * dist, r as i32 + dr as i32 * dist);
+                if tc < 0
+                    || tr < 0
+                    || tc >= 11
+                    || tr >= 11
+                    || index[tr as usize][tc as usize] == NONE
+                {
                     break; // the line leaves the board: no farther landing either
                 }
+                let target = index[tr as usize][tc as usize];
                 ray[cell][d][dist as usize - 1] = target;
+                disc_steps[cell][dist as usize][d] = target;
+                let list = &mut sorted_steps[cell][dist as usize - 1];
+                list.cells[list.len as usize] = target;
+                list.len += 1;
+                dist += 1;
             }
+            d += 1;
         }
+        let mut h = 0;
+        while h < MAX_HEIGHT {
+            let mut list = sorted_steps[cell][h];
+            // Insertion sort into cell order.
+            let mut i = 1;
+            while i < list.len as usize {
+                let mut j = i;
+                while j > 0 && list.cells[j - 1] > list.cells[j] {
+                    let t = list.cells[j];
+                    list.cells[j] = list.cells[j - 1];
+                    list.cells[j - 1] = t;
+                    j -= 1;
+                }
+                i += 1;
+            }
+            sorted_steps[cell][h] = list;
+            h += 1;
+        }
+        let mut s = 0;
+        while s < 64 {
+            let (height, top) = stack::shape(s as u8);
+            let on_throne = cell == throne as usize;
+            if height < MAX_HEIGHT {
+                let mut bits = 1 << stack::KING;
+                if !escape[cell] && (!on_throne || top == stack::KING) {
+                    bits |= 1 << stack::INVADER;
+                }
+                if !escape[cell] && !on_throne && top != stack::KING {
+                    bits |= 1 << stack::DEFENDER;
+                }
+                land[cell][s] = bits;
+            }
+            s += 1;
+        }
+        cell += 1;
     }
-    let lookup = |name: &str| parse_index(&index, name).expect("board tables name board cells");
-    let mut escape = [false; CELLS];
-    for name in ESCAPES {
-        escape[lookup(name) as usize] = true;
-    }
-    let names = coords
-        .iter()
-        .map(|&(c, r)| format!("{}{}", char::from(b'A' + c), r + 1))
-        .collect();
     Geometry {
         coords,
         names,
         index,
         escape,
-        throne: lookup(THRONE),
+        throne,
         ray,
+        disc_steps,
+        sorted_steps,
+        land,
     }
 }
 
@@ -193,7 +299,8 @@ impl Cell {
 
     /// The cell's name as a static string, e.g. `"F6"`.
     pub fn as_str(self) -> &'static str {
-        &geometry().names[self.index()]
+        let (bytes, len) = &geometry().names[self.index()];
+        std::str::from_utf8(&bytes[..*len as usize]).expect("cell names are ASCII")
     }
 
     /// Reads a cell name, case-insensitively (`"f6"`, `"H11"`).

@@ -130,9 +130,12 @@ pub const MAX_CHAIN: usize = board::MAX_INVADERS + 2;
 
 /// One turn: the start cell and every landing cell (two cells for a disc move).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(align(8))]
 pub struct Move {
-    cells: [u8; MAX_CHAIN],
-    len: u8,
+    /// The number of cells, the cells (start first), then zeros. A disc move
+    /// is written as a four-byte head (2, start, landing, 0) and whole words
+    /// of zeros, hence the alignment.
+    bytes: [u8; MAX_CHAIN + 1],
 }
 
 impl Move {
@@ -141,25 +144,45 @@ impl Move {
         if cells.len() < 2 || cells.len() > MAX_CHAIN {
             return None;
         }
-        let mut m = Move {
-            cells: [0; MAX_CHAIN],
-            len: cells.len() as u8,
-        };
-        for (slot, c) in m.cells.iter_mut().zip(cells) {
+        let mut raw = [0u8; MAX_CHAIN];
+        for (slot, c) in raw.iter_mut().zip(cells) {
             *slot = c.index() as u8;
         }
-        Some(m)
+        Some(Move::raw_chain(&raw[..cells.len()]))
     }
 
-    pub(crate) fn step(from: usize, to: usize) -> Move {
-        let mut cells = [0; MAX_CHAIN];
-        cells[0] = from as u8;
-        cells[1] = to as u8;
-        Move { cells, len: 2 }
+    /// The move from `cells[0]` to `cells[1]`.
+    #[inline]
+    pub(crate) fn disc(cells: [u8; 2]) -> Move {
+        let head = 2 | u32::from(u16::from_le_bytes(cells)) << 8;
+        let mut m = Move {
+            bytes: [0; MAX_CHAIN + 1],
+        };
+        m.bytes[..4].copy_from_slice(&head.to_le_bytes());
+        m
+    }
+
+    /// The move through cell indices (2 to [`MAX_CHAIN`] of them).
+    pub(crate) fn raw_chain(cells: &[u8]) -> Move {
+        let mut m = Move {
+            bytes: [0; MAX_CHAIN + 1],
+        };
+        m.bytes[0] = cells.len() as u8;
+        m.bytes[1..=cells.len()].copy_from_slice(cells);
+        m
+    }
+
+    /// The move with one more landing (the caller keeps at most [`MAX_CHAIN`] cells).
+    #[inline]
+    pub(crate) fn then(mut self, to: u8) -> Move {
+        let len = self.bytes[0] as usize;
+        self.bytes[1 + len] = to;
+        self.bytes[0] += 1;
+        self
     }
 
     pub(crate) fn raw(&self) -> &[u8] {
-        &self.cells[..self.len as usize]
+        &self.bytes[1..1 + self.bytes[0] as usize]
     }
 
     /// The cells of the move, start first.
@@ -169,13 +192,19 @@ impl Move {
 
     /// The start cell.
     pub fn from(&self) -> Cell {
-        cell(self.cells[0] as usize)
+        cell(self.bytes[1] as usize)
     }
 
     /// The final landing cell.
     pub fn to(&self) -> Cell {
-        cell(self.cells[self.len as usize - 1] as usize)
+        cell(self.bytes[self.bytes[0] as usize] as usize)
     }
+}
+
+/// Masks (in [`Mask`] order) as the low words and high bits a position stores.
+#[inline]
+fn split(masks: [u128; 3]) -> ([u64; 3], [u16; 3]) {
+    (masks.map(|m| m as u64), masks.map(|m| (m >> 64) as u16))
 }
 
 fn cell(i: usize) -> Cell {
@@ -196,6 +225,26 @@ pub struct AlmaTafl {
     king: u8,
     side: Player,
     hash: u64,
+    /// The [`Mask`]s kept with the board, each as its low 64 bits here and
+    /// its high bits in `high`: the position fits in 128 bytes, which are
+    /// copied inline rather than by a call.
+    low: [u64; 3],
+    high: [u16; 3],
+}
+
+/// The sets of cells a position keeps with its board, bit `c` for cell `c`:
+/// move generation visits only the side's stacks and knows the landing
+/// cells without reading the board, and `decided` reads no stack.
+#[derive(Clone, Copy)]
+pub(crate) enum Mask {
+    /// Cells topped by an invader.
+    Invaders,
+    /// Cells topped by a defender disc (the King not included): none left is
+    /// a win for the invaders.
+    Defenders,
+    /// Cells an invader may land on; a defender disc may land on the same
+    /// cells but the throne and the King.
+    Landings,
 }
 
 impl fmt::Debug for AlmaTafl {
@@ -230,18 +279,39 @@ impl AlmaTafl {
 
     /// The win decided by the board alone (not by repetition or a lack of moves).
     fn won(&self) -> Option<Outcome> {
-        let geo = geometry();
         let k = self.king as usize;
         if stack::top(self.board[k]) != stack::KING {
             return Some(Outcome::win(Player::One, "king buried"));
         }
-        if geo.escape[k] {
+        if geometry().escape[k] {
             return Some(Outcome::win(Player::Two, "king escaped"));
         }
-        if !self.board.iter().any(|&s| stack::top(s) == stack::DEFENDER) {
+        if self.mask(Mask::Defenders) == 0 {
             return Some(Outcome::win(Player::One, "no active defender"));
         }
         None
+    }
+
+    /// One of the position's sets of cells.
+    #[inline]
+    pub(crate) fn mask(&self, m: Mask) -> u128 {
+        u128::from(self.low[m as usize]) | u128::from(self.high[m as usize]) << 64
+    }
+
+    /// The masks with the bits of the given cells set from their stacks.
+    #[inline]
+    fn masks_with(&self, cells: impl IntoIterator<Item = (usize, u8)>) -> [u128; 3] {
+        let mut masks = [Mask::Invaders, Mask::Defenders, Mask::Landings].map(|m| self.mask(m));
+        for (cell, s) in cells {
+            let top = stack::top(s);
+            let lands = geometry().land[cell][s as usize & 63] >> stack::INVADER & 1 != 0;
+            let bit = 1u128 << cell;
+            let on = [top == stack::INVADER, top == stack::DEFENDER, lands];
+            for (mask, on) in masks.iter_mut().zip(on) {
+                *mask = *mask & !bit | bit & 0u128.wrapping_sub(u128::from(on));
+            }
+        }
+        masks
     }
 
     fn compute_hash(board: &[u8; CELLS], side: Player) -> u64 {
@@ -263,12 +333,16 @@ impl AlmaTafl {
             .position(|&s| s != 0 && stack::pieces(s).contains(&Piece::King))
             .unwrap_or(0) as u8;
         let hash = Self::compute_hash(&board, side);
-        AlmaTafl {
+        let mut pos = AlmaTafl {
             board,
             king,
             side,
             hash,
-        }
+            low: [0; 3],
+            high: [0; 3],
+        };
+        (pos.low, pos.high) = split(pos.masks_with(board.into_iter().enumerate()));
+        pos
     }
 }
 
@@ -351,16 +425,22 @@ impl Game for AlmaTafl {
         Outcome::win(self.side.opponent(), "no legal move")
     }
 
+    // Inlined into the generic loops of other crates (random games, searchers).
+    #[inline(always)]
     fn play_unchecked(&self, mv: &Move) -> Self {
-        let raw = mv.raw();
-        let (from, to) = (raw[0] as usize, raw[raw.len() - 1] as usize);
+        let (from, to) = (
+            mv.bytes[1] as usize,
+            mv.bytes[mv.bytes[0] as usize] as usize,
+        );
+        let (old_from, old_to) = (self.board[from], self.board[to]);
+        let piece = stack::top(old_from);
+        let (new_from, new_to) = (stack::pop(old_from), stack::push(old_to, piece));
+        // The fields are computed first and the position written once, so
+        // that no narrow store is read back by a copy of the position.
+        let (low, high) = split(self.masks_with([(from, new_from), (to, new_to)]));
         let mut board = self.board;
-        let piece = stack::top(board[from]);
-        let mut hash = self.hash ^ zobrist::SIDE_KEY;
-        hash ^= zobrist::stack_key(from, board[from]) ^ zobrist::stack_key(to, board[to]);
-        board[from] = stack::pop(board[from]);
-        board[to] = stack::push(board[to], piece);
-        hash ^= zobrist::stack_key(from, board[from]) ^ zobrist::stack_key(to, board[to]);
+        board[from] = new_from;
+        board[to] = new_to;
         AlmaTafl {
             board,
             king: if piece == stack::KING {
@@ -369,7 +449,14 @@ impl Game for AlmaTafl {
                 self.king
             },
             side: self.side.opponent(),
-            hash,
+            hash: self.hash
+                ^ zobrist::SIDE_KEY
+                ^ zobrist::stack_key(from, old_from)
+                ^ zobrist::stack_key(from, new_from)
+                ^ zobrist::stack_key(to, old_to)
+                ^ zobrist::stack_key(to, new_to),
+            low,
+            high,
         }
     }
 

@@ -4,109 +4,114 @@
 use std::ops::ControlFlow;
 
 use super::board::{geometry, Geometry, CELLS, NONE};
-use super::stack::{height, pop, top, DEFENDER, INVADER, KING};
-use super::{AlmaTafl, Move, MAX_CHAIN};
+use super::stack::{height, top, INVADER, KING};
+use super::{AlmaTafl, Mask, Move, MAX_CHAIN};
 use crate::game::Player;
 
+/// Each byte value with its bit `i` moved to the low bit of byte `i`.
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[b] |= ((b as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Whether `piece` may land on cell `to` of `board`.
+#[inline]
 pub(crate) fn may_land(geo: &Geometry, board: &[u8; CELLS], piece: u8, to: usize) -> bool {
-    let s = board[to];
-    if height(s) >= 3 {
-        return false;
-    }
-    match piece {
-        INVADER => !geo.escape[to] && (to != geo.throne as usize || top(s) == KING),
-        DEFENDER => !geo.escape[to] && to != geo.throne as usize && top(s) != KING,
-        _ => true,
-    }
+    geo.land[to][board[to] as usize & 63] >> piece & 1 != 0
 }
 
-/// Calls `f` with every legal move (the game is known not to be decided).
+/// Calls `f` with every legal move (the game is known not to be decided):
+/// by start cell in cell order, disc moves in direction order.
 pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
     pos: &AlmaTafl,
     f: &mut F,
 ) -> ControlFlow<()> {
     let geo = geometry();
-    for from in 0..CELLS {
-        let s = pos.board[from];
-        let piece = top(s);
-        let mine = match pos.side {
-            Player::One => piece == INVADER,
-            Player::Two => piece == DEFENDER || piece == KING,
-        };
-        if !mine {
-            continue;
+    let (mut starts, landings) = match pos.side {
+        Player::One => (pos.mask(Mask::Invaders), pos.mask(Mask::Landings)),
+        Player::Two => {
+            let king = u128::from(top(pos.board[pos.king as usize]) == KING) << pos.king;
+            let throne = 1u128 << geo.throne;
+            let landings = pos.mask(Mask::Landings) & !throne & !king;
+            (pos.mask(Mask::Defenders) | king, landings)
         }
-        if piece == KING {
+    };
+    // The landing bits spread to one byte per cell (indexed by `to & 127`: no bounds check).
+    let mut may = [0u8; 128];
+    for (k, cells) in may.chunks_exact_mut(8).take(CELLS.div_ceil(8)).enumerate() {
+        cells.copy_from_slice(&SPREAD[(landings >> (8 * k)) as usize & 0xff].to_le_bytes());
+    }
+    // The disc moves, gathered without a branch per landing cell, then handed out.
+    let mut found = [[0u8; 2]; 256];
+    let mut n = 0u8;
+    while starts != 0 {
+        let from = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        if from == pos.king as usize {
+            // The King's chains come in cell order, after the discs before him.
+            for &cells in &found[..usize::from(n)] {
+                f(Move::disc(cells))?;
+            }
+            n = 0;
             king_chains(pos, from, f)?;
             continue;
         }
-        let h = height(s);
-        for dir in 0..6 {
-            let to = geo.ray[from][dir][h - 1];
-            if to != NONE && may_land(geo, &pos.board, piece, to as usize) {
-                f(Move::step(from, to as usize))?;
-            }
+        for &to in &geo.disc_steps[from][height(pos.board[from]) & 3] {
+            found[usize::from(n)] = [from as u8, to];
+            n += may[usize::from(to & 127)];
         }
+    }
+    for &cells in &found[..usize::from(n)] {
+        f(Move::disc(cells))?;
     }
     ControlFlow::Continue(())
 }
 
-/// The board during a King chain (the King lifted off his start) and the
-/// distance he moves from each cell.
-struct Chain {
-    base: [u8; CELLS],
+/// A King chain from `start`: the board is the position's (the King still
+/// on his start, which no landing may reach), and the distance he moves
+/// from each cell.
+struct Chain<'a> {
+    board: &'a [u8; CELLS],
     start: usize,
-    start_height: usize,
 }
 
-impl Chain {
-    fn new(pos: &AlmaTafl, start: usize) -> Chain {
-        let mut base = pos.board;
-        base[start] = pop(base[start]);
+impl Chain<'_> {
+    fn new(pos: &AlmaTafl, start: usize) -> Chain<'_> {
         Chain {
-            base,
+            board: &pos.board,
             start,
-            start_height: height(pos.board[start]),
         }
     }
 
     /// How far the King moves from `cell` (where he stands or has just landed).
+    #[inline]
     fn distance(&self, cell: usize) -> usize {
         if cell == self.start {
-            self.start_height
+            height(self.board[cell])
         } else {
-            height(self.base[cell]) + 1
+            height(self.board[cell]) + 1
         }
     }
 
     /// Whether landing on `cell` lets the King go on (a stack topped by an invader).
+    #[inline]
     fn bounces(&self, cell: usize) -> bool {
-        cell != self.start && top(self.base[cell]) == INVADER
-    }
-
-    /// The cells the King may land on from `cell`, in cell order (the start excluded).
-    fn landings(&self, geo: &Geometry, cell: usize) -> ([u8; 6], usize) {
-        let d = self.distance(cell);
-        let mut out = [0u8; 6];
-        let mut n = 0;
-        for dir in 0..6 {
-            let to = geo.ray[cell][dir][d - 1];
-            if to != NONE
-                && to as usize != self.start
-                && may_land(geo, &self.base, KING, to as usize)
-            {
-                out[n] = to;
-                n += 1;
-            }
-        }
-        out[..n].sort_unstable();
-        (out, n)
+        cell != self.start && top(self.board[cell]) == INVADER
     }
 }
 
 /// Breadth-first over King landings: each end cell once, by its shortest
-/// chain, ties going to the chain that is smallest cell by cell.
+/// chain, ties going to the chain that is smallest cell by cell (landings
+/// from one cell are tried in cell order).
 fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
     pos: &AlmaTafl,
     start: usize,
@@ -122,23 +127,33 @@ fn king_chains<F: FnMut(Move) -> ControlFlow<()>>(
     while head < tail {
         let cur = queue[head] as usize;
         head += 1;
-        if cur != start && !chain.bounces(cur) {
+        // The chain to `cur` (none from the start: one-landing chains are
+        // built whole, like disc moves).
+        let before = if cur == start {
+            None
+        } else if chain.bounces(cur) {
+            Some(path(&parent, start, cur))
+        } else {
             continue;
-        }
-        let (targets, n) = chain.landings(geo, cur);
-        for &to in &targets[..n] {
-            if parent[to as usize] != NONE {
+        };
+        for &to in geo.sorted_steps[cur][chain.distance(cur) - 1].cells() {
+            let t = to as usize;
+            if parent[t] != NONE || !may_land(geo, chain.board, KING, t) {
                 continue;
             }
-            parent[to as usize] = cur as u8;
+            parent[t] = cur as u8;
             queue[tail] = to;
             tail += 1;
-            f(path(&parent, start, to as usize))?;
+            match before {
+                None => f(Move::disc([start as u8, to]))?,
+                Some(m) => f(m.then(to))?,
+            }
         }
     }
     ControlFlow::Continue(())
 }
 
+/// The chain from `start` to `end` along `parent` links.
 fn path(parent: &[u8; CELLS], start: usize, end: usize) -> Move {
     let mut rev = [0u8; MAX_CHAIN];
     let mut n = 0;
@@ -151,14 +166,8 @@ fn path(parent: &[u8; CELLS], start: usize, end: usize) -> Move {
         }
         c = parent[c] as usize;
     }
-    let mut m = Move {
-        cells: [0; MAX_CHAIN],
-        len: n as u8,
-    };
-    for i in 0..n {
-        m.cells[i] = rev[n - 1 - i];
-    }
-    m
+    rev[..n].reverse();
+    Move::raw_chain(&rev[..n])
 }
 
 /// Checks any submitted move (the game is known not to be over).
@@ -215,8 +224,8 @@ pub(crate) fn check(pos: &AlmaTafl, mv: &Move) -> Result<(), String> {
             ));
         }
         line(geo, cur, next, chain.distance(cur)).map_err(|e| e.replace("{}", "King"))?;
-        if !may_land(geo, &chain.base, KING, next) {
-            return Err(landing_refusal(geo, &chain.base, KING, next));
+        if !may_land(geo, chain.board, KING, next) {
+            return Err(landing_refusal(geo, chain.board, KING, next));
         }
         seen[next] = true;
         cur = next;

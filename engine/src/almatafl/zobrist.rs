@@ -11,8 +11,9 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-/// Keys per cell and packed stack (0 = empty has key 0), then the side key.
-const KEYS: ([[u64; 64]; CELLS], u64) = {
+/// Keys per cell and packed stack (0 = empty has key 0), then the side key. A
+/// `static`, not a `const`: indexing a `const` array at run time may copy it whole.
+static KEYS: ([[u64; 64]; CELLS], u64) = {
     let mut table = [[0u64; 64]; CELLS];
     let mut state = 0xA1A7_AF1A_2026_0001u64;
     let mut cell = 0;
@@ -31,6 +32,7 @@ const KEYS: ([[u64; 64]; CELLS], u64) = {
 };
 
 /// The key of a packed stack on a cell.
+#[inline]
 pub(crate) fn stack_key(cell: usize, stack: u8) -> u64 {
     KEYS.0[cell][stack as usize]
 }

@@ -140,6 +140,18 @@ fn fast_generator_matches_the_reference_in_random_games() {
     }
 }
 
+/// What play keeps up to date ply by ply (hash, King, cell masks) is what a
+/// position built afresh from the same board holds.
+#[test]
+fn incremental_state_matches_a_fresh_build() {
+    let positions = random_game_positions(3, 40, 150);
+    assert!(positions.len() > 2000);
+    for p in &positions {
+        let pos = p.position();
+        assert_eq!(&AlmaTafl::assemble(pos.board, pos.side), pos);
+    }
+}
+
 #[test]
 fn fast_generator_matches_the_reference_in_random_setups() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
