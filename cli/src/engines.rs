@@ -229,7 +229,12 @@ mod tests {
             Engine::Searcher { name, limits } => {
                 assert_eq!(name, "alphabeta");
                 assert_eq!(
-                    (limits.depth, limits.nodes, limits.movetime_ms, limits.threads),
+                    (
+                        limits.depth,
+                        limits.nodes,
+                        limits.movetime_ms,
+                        limits.threads
+                    ),
                     (4, 9, 0, 2)
                 );
             }

@@ -8,4 +8,11 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// The value in centi-units from the side to move's view (positive: good
     /// for the side to move). Need not handle finished games.
     fn evaluate(&self, pos: &G) -> i32;
+
+    /// How urgent a legal move of `pos` is: above 0 for moves worth trying
+    /// first (captures, a win), larger for more urgent ones, below 2^20.
+    /// Alpha-beta searches such moves right after the hash move.
+    fn move_hint(&self, _pos: &G, _mv: &G::Move) -> i32 {
+        0
+    }
 }

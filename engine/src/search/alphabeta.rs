@@ -3,11 +3,13 @@
 //!
 //! - A transposition table keyed by [`Game::hash`] (`search/tt.rs`); cutoffs from it
 //!   are taken only at non-PV nodes, so principal variations stay whole.
-//! - Move ordering: hash move, two killer moves per ply, history heuristic
-//!   (`search/ordering.rs`).
+//! - Move ordering: hash move, the evaluator's urgent moves (captures),
+//!   two killer moves per ply, history heuristic (`search/ordering.rs`).
 //! - Mate-distance pruning; no null-move pruning or other unsound reductions
-//!   (tafl endgames are zugzwang-prone), so a fixed-depth result equals the
-//!   full-width minimax value whenever transpositions occur at equal depth.
+//!   (tafl endgames are zugzwang-prone; late-move reductions did not win a
+//!   match, see docs/MEASUREMENTS.md), so on one thread a fixed-depth result
+//!   equals the full-width minimax value whenever transpositions occur at
+//!   equal depth.
 //! - Multi-PV as in Stockfish: the root moves are searched once per requested
 //!   line, over the moves not yet reported, with an aspiration window around
 //!   the previous iteration's score that widens until the value is exact.
@@ -26,7 +28,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::clock::Clock;
-use super::ordering::{HistoryTable, Killers, TT_MOVE_SCORE};
+use super::ordering::{hinted, HistoryTable, Killers, TT_MOVE_SCORE};
 use super::tt::{Bound, TranspositionTable, NO_MOVE};
 use super::{Info, Limits, Line, Score, Searcher, MATE, MATE_BOUND};
 use crate::eval::Evaluator;
@@ -218,45 +220,51 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 pv: Vec::new(),
             })
             .collect();
-        let helpers_stop = AtomicBool::new(false);
-        let helper_nodes = AtomicU64::new(0);
         let (evaluator, tt) = (&self.evaluator, &self.tt);
         let mut main = Thread {
             w: &mut self.main,
             evaluator,
             tt,
         };
+        let threads = if roots.is_empty() {
+            1
+        } else {
+            limits.threads.clamp(1, MAX_THREADS)
+        };
+        if threads == 1 {
+            return main.deepen(root, roots, limits, Clock::new(limits, stop), progress);
+        }
+        let helpers_stop = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        std::thread::scope(|scope| {
-            if !roots.is_empty() {
-                for index in 1..limits.threads.clamp(1, MAX_THREADS) {
-                    let (roots, helpers_stop, helper_nodes) =
-                        (roots.clone(), &helpers_stop, &helper_nodes);
-                    scope.spawn(move || {
-                        let mut worker = Worker::new();
-                        worker.start(root);
-                        let mut helper = Thread {
-                            w: &mut worker,
-                            evaluator,
-                            tt,
-                        };
-                        let first = 1 + (index % 2) as u32;
-                        helper.help(
-                            root.position(),
-                            roots,
-                            first,
-                            max_depth,
-                            helpers_stop,
-                            helper_nodes,
-                        );
-                    });
-                }
+        let mut report = std::thread::scope(|scope| {
+            for index in 1..threads {
+                let (roots, helpers_stop, nodes) = (roots.clone(), &helpers_stop, &nodes);
+                scope.spawn(move || {
+                    let mut worker = Worker::new();
+                    worker.start(root);
+                    let mut helper = Thread {
+                        w: &mut worker,
+                        evaluator,
+                        tt,
+                    };
+                    let budget = Limits {
+                        nodes: limits.nodes,
+                        ..Limits::default()
+                    };
+                    let clock = Clock::shared(&budget, helpers_stop, nodes);
+                    let first = 1 + (index % 2) as u32;
+                    helper.help(root.position(), roots, first, max_depth, clock);
+                });
             }
-            let clock = Clock::main_thread(limits, stop, &helper_nodes);
+            let clock = Clock::shared(limits, stop, &nodes);
             let report = main.deepen(root, roots, limits, clock, progress);
             helpers_stop.store(true, Ordering::Relaxed);
             report
-        })
+        });
+        // Every thread has added its last nodes.
+        report.nodes = nodes.load(Ordering::Relaxed);
+        report
     }
 }
 
@@ -324,6 +332,7 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }
+        run.clock.publish();
         report.seldepth = report.seldepth.max(run.seldepth);
         report.nodes = run.clock.nodes();
         report.elapsed = run.clock.elapsed();
@@ -338,11 +347,10 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         mut roots: Vec<RootMove<G::Move>>,
         first: u32,
         max_depth: u32,
-        stop: &AtomicBool,
-        nodes: &AtomicU64,
+        clock: Clock<'_>,
     ) {
         let mut run = Run {
-            clock: Clock::helper_thread(stop, nodes),
+            clock,
             progress: &mut |_| {},
             seldepth: 0,
             last: Info::empty(),
@@ -352,6 +360,7 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
                 break;
             }
         }
+        run.clock.publish();
     }
 
     /// One iteration at `depth`: fills the first `multipv` root moves with exact
@@ -531,9 +540,13 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             let score = if i == usize::from(tt_move) {
                 TT_MOVE_SCORE
             } else {
-                match self.w.killers.bonus(p, mv) {
-                    0 => self.w.history.score(side, mv),
-                    k => k,
+                match (
+                    self.evaluator.move_hint(pos, mv),
+                    self.w.killers.bonus(p, mv),
+                ) {
+                    (hint, _) if hint > 0 => hinted(hint),
+                    (_, 0) => self.w.history.score(side, mv),
+                    (_, k) => k,
                 }
             };
             order.push((score, i));

@@ -1,7 +1,7 @@
 //! Node counting and the stop conditions of a search: the stop flag, the node
 //! budget, the time budget, and when a progress report is due. In a parallel
-//! search the helper threads add their nodes to a shared counter that the
-//! main thread's clock counts in.
+//! search every thread adds its nodes to a shared counter as it goes, and the
+//! node budget is the counter's.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -28,18 +28,8 @@ pub(crate) struct Clock<'a> {
     nodes: u64,
     stopped: bool,
     report_due: bool,
-    threads: Threads<'a>,
-}
-
-/// A clock's part in a parallel search.
-#[derive(Clone, Copy)]
-enum Threads<'a> {
-    /// A search on one thread.
-    Alone,
-    /// The main thread: its nodes and those added to the counter.
-    Main(&'a AtomicU64),
-    /// A helper thread: adds its nodes to the counter.
-    Helper(&'a AtomicU64),
+    /// The nodes of every thread of a parallel search.
+    shared: Option<&'a AtomicU64>,
 }
 
 impl<'a> Clock<'a> {
@@ -56,29 +46,25 @@ impl<'a> Clock<'a> {
             nodes: 0,
             stopped: false,
             report_due: false,
-            threads: Threads::Alone,
+            shared: None,
         }
     }
 
-    /// The main thread's clock of a parallel search: its node count and
-    /// node budget include the helpers' nodes added to `helpers`.
-    pub(crate) fn main_thread(
-        limits: &Limits,
-        stop: &'a AtomicBool,
-        helpers: &'a AtomicU64,
-    ) -> Self {
+    /// A clock of one thread of a parallel search: it adds its nodes to
+    /// `shared`, which its node count and node budget are.
+    pub(crate) fn shared(limits: &Limits, stop: &'a AtomicBool, shared: &'a AtomicU64) -> Self {
         Clock {
-            threads: Threads::Main(helpers),
+            shared: Some(shared),
             ..Clock::new(limits, stop)
         }
     }
 
-    /// A helper thread's clock: no budget, stops with `stop`, adds its
-    /// nodes to `helpers` as it goes.
-    pub(crate) fn helper_thread(stop: &'a AtomicBool, helpers: &'a AtomicU64) -> Self {
-        Clock {
-            threads: Threads::Helper(helpers),
-            ..Clock::new(&Limits::default(), stop)
+    /// Adds the nodes not yet added to the shared counter (at the end of a
+    /// thread's search).
+    pub(crate) fn publish(&mut self) {
+        if let Some(shared) = self.shared {
+            shared.fetch_add(self.nodes % TIME_CHECK_INTERVAL, Ordering::Relaxed);
+            self.nodes -= self.nodes % TIME_CHECK_INTERVAL;
         }
     }
 
@@ -96,8 +82,8 @@ impl<'a> Clock<'a> {
         }
         self.nodes += 1;
         if self.nodes.is_multiple_of(TIME_CHECK_INTERVAL) {
-            if let Threads::Helper(counter) = self.threads {
-                counter.fetch_add(TIME_CHECK_INTERVAL, Ordering::Relaxed);
+            if let Some(shared) = self.shared {
+                shared.fetch_add(TIME_CHECK_INTERVAL, Ordering::Relaxed);
             }
             let elapsed = self.start.elapsed();
             if self.enforce_budgets && self.movetime.is_some_and(|t| elapsed >= t) {
@@ -148,11 +134,11 @@ impl<'a> Clock<'a> {
         self.report_due = false;
     }
 
-    /// Nodes counted so far (the main thread's: with the helpers').
+    /// Nodes counted so far (in a parallel search: by every thread).
     pub(crate) fn nodes(&self) -> u64 {
-        match self.threads {
-            Threads::Main(helpers) => self.nodes + helpers.load(Ordering::Relaxed),
-            Threads::Alone | Threads::Helper(_) => self.nodes,
+        match self.shared {
+            Some(shared) => shared.load(Ordering::Relaxed) + self.nodes % TIME_CHECK_INTERVAL,
+            None => self.nodes,
         }
     }
 

@@ -1,5 +1,5 @@
-//! Move ordering for alpha-beta: the hash move first, then killer moves, then
-//! the history heuristic.
+//! Move ordering for alpha-beta: the hash move first, then the moves the
+//! evaluator hints at (captures), then killer moves, then the history heuristic.
 //!
 //! Moves are opaque to the searcher, so the history table is indexed by a hash
 //! of the move (and the side to move) rather than by squares.
@@ -12,6 +12,12 @@ use crate::Player;
 pub(crate) const TT_MOVE_SCORE: i32 = i32::MAX;
 /// Ordering key of the first killer move (history scores stay below it).
 const KILLER_SCORE: i32 = 1 << 30;
+
+/// The ordering key of a move the evaluator hints at (see
+/// [`crate::eval::Evaluator::move_hint`]): after the hash move, before killers.
+pub(crate) fn hinted(hint: i32) -> i32 {
+    KILLER_SCORE + 2 + hint.min(HISTORY_MAX)
+}
 /// History values are kept within ±this.
 const HISTORY_MAX: i32 = 1 << 20;
 /// Number of history cells per side.

@@ -8,8 +8,9 @@ use super::cells::Cell;
 use super::cells::{cells, has, CellSet, DIRS, SIZE};
 use super::movegen::reach;
 use super::variant::{KingCapture, Rules, Variant, THRONE};
-use super::{Piece, Tablut};
+use super::{Move, Piece, Tablut};
 use crate::eval::Evaluator;
+use crate::Game;
 use crate::Player;
 
 const WHITE_SOLDIER: i32 = 180;
@@ -58,6 +59,23 @@ impl Evaluator<Tablut> for Evaluation {
         } else {
             -white
         }
+    }
+
+    /// The king's escape first, then captures (the king's above soldiers'),
+    /// one point per piece taken.
+    fn move_hint(&self, pos: &Tablut, mv: &Move) -> i32 {
+        let Move::Step { from, to } = *mv else {
+            return 0;
+        };
+        let rules = pos.variant.rules();
+        if pos.king == from.index() as u8 && has(rules.escapes, to.index()) {
+            return 1000;
+        }
+        let after = pos.play_unchecked(mv);
+        if after.king_index().is_none() {
+            return 500;
+        }
+        i32::from(pos.count - after.count)
     }
 }
 

@@ -460,7 +460,13 @@ fn parallel_search_keeps_exact_results() {
         let info = run(&fork, &limits);
         assert_eq!(info.best_move(), Some(&6));
         assert_eq!(info.score(), Some(Score::Mate(3)));
-        let info = run(&TicTacToe::empty(), &Limits { depth: Some(9), ..limits });
+        let info = run(
+            &TicTacToe::empty(),
+            &Limits {
+                depth: Some(9),
+                ..limits
+            },
+        );
         assert_eq!(info.score(), Some(Score::Centi(0)));
     }
 }
