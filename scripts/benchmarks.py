@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Regenerates the README's benchmark tables from the release `caber` binary.
+
+    cargo build --release -p caber-cli --bin caber
+    python3 scripts/benchmarks.py [--seconds S] [--match-games N --match-movetime MS]
+
+Measures, one thread each, on this machine now:
+- uniformly random full games per second of every game and variant
+  (`caber bench playouts --json`), against Ludii's figures for a quiet
+  machine of this class (issue 15: Tablut 831-961, AlmaTafl 408-460);
+- Ashton perft(5) from the start: the count and the time it took;
+- alpha-beta to a fixed depth from fixed positions: nodes, nodes per second
+  and the time to that depth, on 1 thread and on 2;
+and, with --match-games N (N > 0), matches of the default engine against
+`uct-baseline` in every perfect-information game and variant and of ISMCTS
+against `greedy` in every Schotten Totten variant, at --match-movetime ms a
+move (without it the match table is left as it is).
+
+The tables are written between the `<!-- benchmarks:begin/end -->` and
+`<!-- matches:begin/end -->` markers of README.md. Shared machines are
+noisy: compare figures of one run with each other, not across runs.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from datetime import date
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+README = os.path.join(ROOT, "README.md")
+
+PLAYOUTS = [
+    ("tablut", "bga"),
+    ("tablut", "bga-corners"),
+    ("tablut", "ashton"),
+    ("tablut", "linnaeus"),
+    ("almatafl", "standard"),
+    ("tartan", "standard"),
+    ("schotten-totten", "classic"),
+]
+# Ludii's uniformly random games per second on a quiet 2-core machine (issue 15).
+LUDII = {("tablut", "linnaeus"): (831, 961), ("almatafl", "standard"): (408, 460)}
+SEARCHES = [
+    ("tablut", "ashton", 7),
+    ("tablut", "linnaeus", 6),
+    ("almatafl", "standard", 6),
+    ("tartan", "standard", 7),
+]
+PERFECT = [
+    ("tablut", "bga"),
+    ("tablut", "bga-corners"),
+    ("tablut", "ashton"),
+    ("tablut", "linnaeus"),
+    ("almatafl", "standard"),
+    ("tartan", "standard"),
+]
+
+
+def caber(binary, *args):
+    """Runs caber with `args`; returns (stdout, wall seconds, CPU seconds)."""
+    before = os.times()
+    start = time.perf_counter()
+    done = subprocess.run(
+        [binary, *args], check=True, capture_output=True, text=True, cwd=ROOT
+    )
+    wall = time.perf_counter() - start
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+    return done.stdout, wall, cpu
+
+
+def last_json(text):
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def playouts(binary, seconds):
+    rows = [
+        "| game | variant | random games/s | moves/s | mean length | x Ludii (quiet machine) |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for game, variant in PLAYOUTS:
+        out, _, _ = caber(
+            binary, "--game", game, "--variant", variant,
+            "bench", "playouts", "--seconds", str(seconds), "--json",
+        )
+        r = last_json(out)
+        ludii = LUDII.get((game, variant))
+        ratio = (
+            f"{r['games_per_second'] / ludii[1]:.0f}-{r['games_per_second'] / ludii[0]:.0f}x"
+            if ludii
+            else ""
+        )
+        rows.append(
+            f"| {game} | {variant} | {r['games_per_second']:,.0f} | "
+            f"{r['moves_per_second']:,.0f} | {r['mean_length']:.1f} | {ratio} |"
+        )
+    return rows
+
+
+def perft(binary):
+    out, wall, cpu = caber(
+        binary, "--game", "tablut", "--variant", "ashton", "perft", "--depth", "5", "--json"
+    )
+    nodes = last_json(out)["nodes"]
+    return [
+        "| perft | nodes | wall s | CPU s |",
+        "| --- | ---: | ---: | ---: |",
+        f"| tablut ashton, depth 5 | {nodes:,} | {wall:.2f} | {cpu:.2f} |",
+    ]
+
+
+def searches(binary):
+    rows = [
+        "| search from the start | depth | threads | nodes | nodes/s | time to depth, s |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for game, variant, depth in SEARCHES:
+        for threads in (1, 2):
+            out, _, _ = caber(
+                binary, "--game", game, "--variant", variant, "best",
+                "--depth", str(depth), "--threads", str(threads), "--json",
+            )
+            r = last_json(out)
+            rows.append(
+                f"| {game} {variant} | {depth} | {threads} | {r['nodes']:,} | "
+                f"{r['nps']:,} | {r['time_ms'] / 1000:.2f} |"
+            )
+    return rows
+
+
+def matches(binary, games, movetime):
+    rows = [
+        "| game | variant | A | B | games | A's score | Elo (95%) |",
+        "| --- | --- | --- | --- | ---: | ---: | --- |",
+    ]
+    plays = [(g, v, "default", "uct-baseline") for g, v in PERFECT] + [
+        ("schotten-totten", v, "ismcts", "greedy") for v in ("classic", "tactics", "expert")
+    ]
+    for game, variant, a, b in plays:
+        out, _, _ = caber(
+            binary, "--game", game, "--variant", variant, "match",
+            "--a", a, "--b", b, "--games", str(games), "--movetime", str(movetime),
+            "--concurrency", "2", "--no-records", "--json",
+        )
+        r = last_json(out)
+        low, high = r["elo_95"]
+        unbounded = "+inf" if r["a_score"] >= 0.5 else "-inf"
+        rows.append(
+            f"| {game} | {variant} | {a} | {b} | {r['games']} | {100 * r['a_score']:.1f}% | "
+            f"{signed(r['elo'], unbounded)} ({signed(low, '-inf')} .. {signed(high, '+inf')}) |"
+        )
+    return rows
+
+
+def signed(elo, unbounded):
+    """An Elo figure; JSON null (no finite value) is shown as `unbounded`."""
+    return unbounded if elo is None else f"{elo:+.0f}"
+
+
+def replace(text, name, lines):
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
+    if not pattern.search(text):
+        sys.exit(f"README.md has no {begin} ... {end} section")
+    return pattern.sub(lambda _: "\n".join([begin, *lines, end]), text)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default=os.path.join(ROOT, "target/release/caber"))
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--match-games", type=int, default=0)
+    parser.add_argument("--match-movetime", type=int, default=1000)
+    args = parser.parse_args()
+    when = f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores"
+    lines = [f"Measured {when} by `python3 scripts/benchmarks.py --seconds {args.seconds:g}`.", ""]
+    lines += playouts(args.binary, args.seconds) + [""]
+    lines += perft(args.binary) + [""]
+    lines += searches(args.binary)
+    with open(README) as f:
+        text = f.read()
+    text = replace(text, "benchmarks", lines)
+    if args.match_games > 0:
+        rows = matches(args.binary, args.match_games, args.match_movetime)
+        head = (
+            f"Played {when} by `python3 scripts/benchmarks.py --match-games "
+            f"{args.match_games} --match-movetime {args.match_movetime}`."
+        )
+        text = replace(text, "matches", [head, "", *rows])
+    with open(README, "w") as f:
+        f.write(text)
+    print(text[text.index("<!-- benchmarks:begin -->"):text.index("<!-- matches:end -->")])
+
+
+if __name__ == "__main__":
+    main()
