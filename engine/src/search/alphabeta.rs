@@ -5,11 +5,14 @@
 //!   are taken only at non-PV nodes, so principal variations stay whole.
 //! - Move ordering: hash move, the evaluator's urgent moves (captures),
 //!   two killer moves per ply, history heuristic (`search/ordering.rs`).
+//! - At the horizon, a quiescence search: the static value, or what the
+//!   moves the evaluator hints at (captures) give if better, followed up to
+//!   [`QUIESCENCE_PLIES`] plies (the side to move may always stand pat).
 //! - Mate-distance pruning; no null-move pruning or other unsound reductions
 //!   (tafl endgames are zugzwang-prone; late-move reductions did not win a
-//!   match, see docs/MEASUREMENTS.md), so on one thread a fixed-depth result
-//!   equals the full-width minimax value whenever transpositions occur at
-//!   equal depth.
+//!   match, see docs/MEASUREMENTS.md), so on one thread, with an evaluator
+//!   without move hints, a fixed-depth result equals the full-width minimax
+//!   value whenever transpositions occur at equal depth.
 //! - Multi-PV as in Stockfish: the root moves are searched once per requested
 //!   line, over the moves not yet reported, with an aspiration window around
 //!   the previous iteration's score that widens until the value is exact.
@@ -18,9 +21,9 @@
 //!
 //! Repetition draws come from a [`History`] of the game and the path, checked
 //! before the table is probed. One move generation per node: the moves and
-//! "no legal move" come from the same pass ([`History::turn`]); at the
-//! horizon only the first move is looked for. The usual graph-history caveat applies: the hash covers the board
-//! and the side to move, not the history, so a value stored for a position
+//! "no legal move" come from the same pass ([`History::turn`]). The usual
+//! graph-history caveat applies: the hash covers the board and the side to
+//! move, not the history, so a value stored for a position
 //! reached along one path may be reused along another path where a
 //! repetition draw was (or was not) available deeper down. This can misjudge
 //! such draws near the horizon; it never produces an illegal move.
@@ -46,6 +49,8 @@ pub const MAX_DEPTH: u32 = 128;
 const INF: i32 = MATE + 1;
 /// Heuristic evaluations are kept strictly inside the mate range.
 const EVAL_BOUND: i32 = MATE_BOUND - 1;
+/// How many plies of hinted moves (captures) the horizon follows.
+pub const QUIESCENCE_PLIES: u32 = 4;
 /// Aspiration windows are used from this depth on.
 const ASPIRATION_MIN_DEPTH: u32 = 3;
 /// Initial half-width of an aspiration window, in centi-units.
@@ -494,19 +499,13 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         run.seldepth = run.seldepth.max(ply);
         let p = ply as usize;
         let mut moves = std::mem::take(&mut self.w.moves[p]);
-        let horizon = depth == 0 || ply >= MAX_DEPTH;
-        let over = if horizon {
-            self.w.path.outcome(pos)
-        } else {
-            self.w.path.turn(pos, &mut moves)
-        };
-        if let Some(outcome) = over {
+        if depth == 0 || ply >= MAX_DEPTH {
+            self.w.moves[p] = moves;
+            return self.quiesce(pos, ply, alpha, beta, QUIESCENCE_PLIES, run);
+        }
+        if let Some(outcome) = self.w.path.turn(pos, &mut moves) {
             self.w.moves[p] = moves;
             return terminal_value(outcome, pos.side_to_move(), ply);
-        }
-        if horizon {
-            self.w.moves[p] = moves;
-            return self.leaf_value(pos);
         }
         // Mate-distance pruning: no result here beats a win next ply or a loss now.
         alpha = alpha.max(-(MATE - ply as i32));
@@ -618,6 +617,66 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
 }
 
 impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
+    /// The value of a position at the horizon: its outcome if the game is
+    /// over, else the better of its static value ("standing pat") and what
+    /// the moves the evaluator hints at (captures) give, followed `left`
+    /// plies deep.
+    fn quiesce(
+        &mut self,
+        pos: &G,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+        left: u32,
+        run: &mut Run<'_, '_, G::Move>,
+    ) -> i32 {
+        let p = ply as usize;
+        let mut moves = std::mem::take(&mut self.w.moves[p]);
+        let over = if left == 0 || ply >= MAX_DEPTH {
+            self.w.path.outcome(pos)
+        } else {
+            self.w.path.turn(pos, &mut moves)
+        };
+        if let Some(outcome) = over {
+            self.w.moves[p] = moves;
+            return terminal_value(outcome, pos.side_to_move(), ply);
+        }
+        let mut best = self.leaf_value(pos);
+        if best >= beta || left == 0 || ply >= MAX_DEPTH {
+            self.w.moves[p] = moves;
+            return best;
+        }
+        alpha = alpha.max(best);
+        for mv in &moves {
+            if self.evaluator.move_hint(pos, mv) <= 0 {
+                continue;
+            }
+            if !run.clock.tick() {
+                break;
+            }
+            let child = pos.play_unchecked(mv);
+            self.w.path.enter(pos, &child);
+            let v = -self.quiesce(&child, ply + 1, -beta, -alpha, left - 1, run);
+            self.w.path.leave();
+            if run.clock.stopped() {
+                break;
+            }
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.w.moves[p] = moves;
+        if run.clock.stopped() {
+            0
+        } else {
+            best
+        }
+    }
+
     /// The evaluator's value of `pos`, kept inside the heuristic range.
     fn leaf_value(&self, pos: &G) -> i32 {
         self.evaluator.evaluate(pos).clamp(-EVAL_BOUND, EVAL_BOUND)
