@@ -45,8 +45,9 @@ const CORNER_GUARDS: CellSet = cells(&[
     "b2", "h2", "b8", "h8", "a2", "b1", "h1", "i2", "a8", "b9", "h9", "i8",
 ]);
 
-/// Tablut's evaluation for the searchers: material, the king's escape routes
-/// and freedom, black pressure around the king and on the escape guards.
+/// Tablut's evaluation for the searchers: material, captures possible next
+/// move, the king's escape routes and freedom, black pressure around the king
+/// and on the escape guards.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Evaluation;
 
@@ -81,10 +82,11 @@ impl Evaluator<Tablut> for Evaluation {
 
 fn white_view(pos: &Tablut) -> i32 {
     let rules = pos.variant.rules();
+    let (black, white) = (pos.black(), pos.white());
     let mut score = 0;
-    score += WHITE_SOLDIER * pos.white().count_ones() as i32;
-    score -= BLACK_SOLDIER * pos.black().count_ones() as i32;
-    score -= BLACK_ON_GUARD * (pos.black() & guards(pos.variant)).count_ones() as i32;
+    score += WHITE_SOLDIER * white.count_ones() as i32;
+    score -= BLACK_SOLDIER * black.count_ones() as i32;
+    score -= BLACK_ON_GUARD * (black & guards(pos.variant)).count_ones() as i32;
     let Some(k) = pos.king_index() else {
         return score - 10 * TWO_ROUTES;
     };
@@ -108,7 +110,7 @@ fn white_view(pos: &Tablut) -> i32 {
             }
         }
     }
-    score += threats(pos, rules, k);
+    score += threats(pos, rules, k, black, white);
     score -= match missing_attackers(pos, rules, k) {
         1 => KING_ONE_FROM_CAPTURE,
         2 => KING_TWO_FROM_CAPTURE,
@@ -142,14 +144,16 @@ fn white_view(pos: &Tablut) -> i32 {
 
 /// Captures possible next move, from white's view: the side to move is
 /// expected to make its best one; of the other side's, it parries one.
-fn threats(pos: &Tablut, rules: &Rules, king: usize) -> i32 {
+/// `black` and `white` are the soldiers of `pos`.
+fn threats(pos: &Tablut, rules: &Rules, king: usize, black: Bits, white: Bits) -> i32 {
     let black_reach = reach(pos, Player::One, false);
     let white_reach = reach(pos, Player::Two, rules.king_armed);
     let white_anvils =
-        pos.white() | rules.hostile_to_black | if rules.king_armed { 1 << king } else { 0 };
-    let black_anvils = pos.black() | rules.hostile_to_white;
-    let hanging_white = hanging(pos, pos.white(), black_anvils, black_reach);
-    let hanging_black = hanging(pos, pos.black(), white_anvils, white_reach);
+        white | rules.hostile_to_black | if rules.king_armed { 1 << king } else { 0 };
+    let black_anvils = black | rules.hostile_to_white;
+    let empty = !(black | white | 1 << king);
+    let hanging_white = hanging(white, black_anvils, black_reach & empty);
+    let hanging_black = hanging(black, white_anvils, white_reach & empty);
     let king_hangs = missing_attackers_within(pos, rules, king, black_reach);
     let capture = |hanging: u32, value: i32| {
         if hanging > 0 {
@@ -179,10 +183,8 @@ fn threats(pos: &Tablut, rules: &Rules, king: usize) -> i32 {
 }
 
 /// How many of `soldiers` one enemy move could capture: a neighbour on one
-/// side is an anvil, the cell on the other side empty and reachable.
-fn hanging(pos: &Tablut, soldiers: Bits, anvils: Bits, reachable: Bits) -> u32 {
-    let occupied = pos.black() | pos.white() | pos.king_index().map_or(0, |k| 1 << k);
-    let empty_reachable = reachable & !occupied;
+/// side is an anvil, the cell on the other side in `empty_reachable`.
+fn hanging(soldiers: Bits, anvils: Bits, empty_reachable: Bits) -> u32 {
     let mut count = 0;
     let mut rest = soldiers;
     while rest != 0 {
@@ -366,7 +368,8 @@ mod tests {
     fn threat(v: Variant, side: Player, black: &str, white: &str, king: &str) -> i32 {
         let p = pos(v, side, black, white, king);
         let k = Cell::parse(king).unwrap().index();
-        threats(p.position(), v.rules(), k)
+        let pos = p.position();
+        threats(pos, v.rules(), k, pos.black(), pos.white())
     }
 
     /// c3 stands between the black b3 and the empty d3, which d8 reaches down

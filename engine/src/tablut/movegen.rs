@@ -91,12 +91,9 @@ fn for_each_piece_of<F: FnMut(Reach) -> ControlFlow<()>>(
 ) -> ControlFlow<()> {
     let rules = pos.variant.rules();
     let masks = &rules.masks;
-    let mut rows = [0u16; SIZE];
-    for (r, row) in rows.iter_mut().enumerate() {
-        *row = pos.row(r);
-    }
-    for (r, &occupied) in rows.iter().enumerate() {
+    for r in 0..SIZE {
         let mut own = pos.row_of(player, r);
+        let occupied = pos.row(r);
         while own != 0 {
             let c = own.trailing_zeros() as usize;
             own &= own - 1;
