@@ -75,6 +75,56 @@ pub(crate) static SLIDE: [[u16; 1 << SIZE]; SIZE] = {
     table
 };
 
+/// `ONES[bits]`: the number of set bits of a line. A table lookup, as the
+/// portable x86-64 target has no popcount instruction.
+static ONES: [u8; 1 << SIZE] = {
+    let mut table = [0u8; 1 << SIZE];
+    let mut bits = 0;
+    while bits < (1 << SIZE) {
+        table[bits] = (bits as u16).count_ones() as u8;
+        bits += 1;
+    }
+    table
+};
+
+/// The number of set bits of the line `bits`.
+#[inline(always)]
+pub(crate) fn ones(bits: u16) -> usize {
+    usize::from(ONES[usize::from(bits & LINE)])
+}
+
+/// The places of a 9-cell line `p` reaches past `blockers` (see [`SLIDE`]).
+#[inline(always)]
+pub(crate) fn slide(p: usize, blockers: u16) -> u16 {
+    SLIDE[p % SIZE][usize::from(blockers & LINE)]
+}
+
+/// `SELECT[bits][k]`: the place of the `k`-th lowest set bit of a line
+/// (0 where `bits` has no `k`-th bit).
+static SELECT: [[u8; SIZE]; 1 << SIZE] = {
+    let mut table = [[0u8; SIZE]; 1 << SIZE];
+    let mut bits = 0;
+    while bits < (1 << SIZE) {
+        let (mut k, mut p) = (0, 0);
+        while p < SIZE {
+            if (bits >> p) & 1 == 1 {
+                table[bits][k] = p as u8;
+                k += 1;
+            }
+            p += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
+/// The place of the `k`-th lowest set bit of the line `bits` (`k` counts
+/// from 0; `bits` must have more than `k` bits set).
+#[inline(always)]
+pub(crate) fn select(bits: u16, k: usize) -> usize {
+    usize::from(SELECT[usize::from(bits & LINE)][k % SIZE])
+}
+
 /// `NEIGHBOURS[i][d]`: the cell next to `i` in direction `d` (up, down, left,
 /// right, as [`super::cells::DIRS`]), or [`NONE`] off the board.
 pub(crate) static NEIGHBOURS: [[u8; 4]; SIZE * SIZE] = {
@@ -112,6 +162,13 @@ mod tests {
         assert_eq!(SLIDE[8][1 << 7], 0);
         // The piece's own bit does not block.
         assert_eq!(SLIDE[4][1 << 4], LINE & !(1 << 4));
+    }
+
+    #[test]
+    fn select_finds_the_kth_set_bit() {
+        let bits = 0b1_0010_0110;
+        assert_eq!([0, 1, 2, 3].map(|k| select(bits, k)), [1, 2, 5, 8]);
+        assert_eq!(select(LINE, 8), 8);
     }
 
     #[test]

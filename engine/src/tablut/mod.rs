@@ -287,15 +287,6 @@ impl Tablut {
         self.columns[c]
     }
 
-    /// The pieces of `player` in row `r`.
-    #[inline]
-    pub(crate) fn row_of(&self, player: Player, r: usize) -> u16 {
-        match player {
-            Player::One => self.black[r],
-            Player::Two => self.white[r] | self.king_in_row(r),
-        }
-    }
-
     /// Black soldiers as a set.
     pub(crate) fn black(&self) -> Bits {
         bits::from_rows(&self.black)
@@ -318,6 +309,27 @@ impl Tablut {
         self.columns[c] |= 1 << r;
         self.count += 1;
         self.hash ^= zobrist::piece(i, piece);
+    }
+
+    /// Moves `piece` from cell `from` to the empty cell `to`.
+    #[inline]
+    fn relocate(&mut self, from: usize, to: usize, piece: Piece) {
+        let (fr, fc) = (from / SIZE, from % SIZE);
+        let (tr, tc) = (to / SIZE, to % SIZE);
+        match piece {
+            Piece::Black => {
+                self.black[fr] &= !(1 << fc);
+                self.black[tr] |= 1 << tc;
+            }
+            Piece::White => {
+                self.white[fr] &= !(1 << fc);
+                self.white[tr] |= 1 << tc;
+            }
+            Piece::King => self.king = to as u8,
+        }
+        self.columns[fc] &= !(1 << fr);
+        self.columns[tc] |= 1 << tr;
+        self.hash ^= zobrist::piece(from, piece) ^ zobrist::piece(to, piece);
     }
 
     /// Takes the piece off cell `i`, if any.

@@ -4,8 +4,9 @@
 
 use std::ops::ControlFlow;
 
-use super::bits::{Bits, SLIDE};
+use super::bits::{self, ones, select, slide, Bits, NONE};
 use super::cells::{Cell, SIZE};
+use super::variant::KING_KIND;
 use super::{Move, Tablut};
 use crate::game::Player;
 
@@ -25,7 +26,7 @@ fn below(p: usize) -> u16 {
 
 impl Reach {
     fn count(self) -> usize {
-        (self.row.count_ones() + self.col.count_ones()) as usize
+        ones(self.row) + ones(self.col)
     }
 
     /// The four directions in generation order, each as (places, whether the
@@ -57,22 +58,25 @@ impl Reach {
         }
     }
 
-    /// This piece's `n`-th step, or `Err` with `n` less its count.
+    /// This piece's `n`-th step, or `Err` with `n` less its count. The
+    /// column's steps come first: in bit order its places above the piece
+    /// (nearest first, so reversed), then those below; then the row's alike.
     #[inline(always)]
-    fn nth(self, mut n: usize) -> Result<Move, usize> {
-        for (mut ray, highest_first, vertical) in self.rays() {
-            let len = ray.count_ones() as usize;
-            if n >= len {
-                n -= len;
-                continue;
-            }
-            let k = if highest_first { len - 1 - n } else { n };
-            for _ in 0..k {
-                ray &= ray - 1;
-            }
-            return Ok(self.step(ray.trailing_zeros() as usize, vertical));
+    fn nth(self, n: usize) -> Result<Move, usize> {
+        let from = usize::from(self.from);
+        let vertical = ones(self.col);
+        let (line, m, p) = if n < vertical {
+            (self.col, n, from / SIZE)
+        } else {
+            (self.row, n - vertical, from % SIZE)
+        };
+        let len = ones(line);
+        if m >= len {
+            return Err(m - len);
         }
-        Err(n)
+        let nearer = ones(line & below(p));
+        let k = if m < nearer { nearer - 1 - m } else { m };
+        Ok(self.step(select(line, k), n < vertical))
     }
 }
 
@@ -91,33 +95,42 @@ fn for_each_piece_of<F: FnMut(Reach) -> ControlFlow<()>>(
 ) -> ControlFlow<()> {
     let rules = pos.variant.rules();
     let masks = &rules.masks;
-    for r in 0..SIZE {
-        let mut own = pos.row_of(player, r);
-        let occupied = pos.row(r);
-        while own != 0 {
-            let c = own.trailing_zeros() as usize;
-            own &= own - 1;
-            let from = r * SIZE + c;
-            let (blocks, no_stop) = if usize::from(pos.king) == from {
-                (&masks.king_blocks, None)
-            } else {
-                (
-                    &masks.soldier_blocks[usize::from(rules.camp_group[from])],
-                    Some(&masks.soldier_no_stop),
-                )
-            };
-            let mut row = SLIDE[c][usize::from(occupied | blocks.rows[r])];
-            let mut col = SLIDE[r][usize::from(pos.column(c) | blocks.cols[c])];
-            if let Some(no_stop) = no_stop {
-                row &= !no_stop.rows[r];
-                col &= !no_stop.cols[c];
-            }
-            f(Reach {
-                from: from as u8,
-                row,
-                col,
-            })?;
+    let king = usize::from(pos.king);
+    let mut occupied: [u16; SIZE] = std::array::from_fn(|r| pos.black[r] | pos.white[r]);
+    let mine = if player == Player::One {
+        &pos.black
+    } else {
+        &pos.white
+    };
+    let mut own = bits::from_rows(mine);
+    if pos.king != NONE {
+        occupied[king / SIZE] |= 1 << (king % SIZE);
+        if player == Player::Two {
+            own |= 1 << king;
         }
+    }
+    while own != 0 {
+        let from = own.trailing_zeros() as usize;
+        own &= own - 1;
+        let (r, c) = (from / SIZE, from % SIZE);
+        let kind = if from == king {
+            KING_KIND
+        } else {
+            usize::from(rules.camp_group[from])
+        };
+        let blocks = &masks.blocks[kind];
+        let mut row = slide(c, occupied[r] | blocks.rows[r]);
+        let mut col = slide(r, pos.column(c) | blocks.cols[c]);
+        if masks.any_no_stop {
+            let no_stop = &masks.no_stop[kind];
+            row &= !no_stop.rows[r];
+            col &= !no_stop.cols[c];
+        }
+        f(Reach {
+            from: from as u8,
+            row,
+            col,
+        })?;
     }
     ControlFlow::Continue(())
 }
@@ -173,13 +186,16 @@ pub(crate) fn nth_step(pos: &Tablut, mut n: usize) -> Option<Move> {
 /// The step at the index `pick` chooses given the number of steps, found in
 /// one pass over the pieces; `None` (and `pick` not called) without steps.
 pub(crate) fn pick_step(pos: &Tablut, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
-    // At most 16 black soldiers, or 8 white soldiers and the king.
+    // At most 16 black soldiers, or 8 white soldiers and the king; `ends[k]`
+    // is the number of steps of the pieces up to the `k`-th.
     let mut reaches = [Reach::default(); 16];
+    let mut ends = [u16::MAX; 16];
     let (mut pieces, mut total) = (0, 0);
     let _ = for_each_piece(pos, |reach| {
         total += reach.count();
-        if let Some(slot) = reaches.get_mut(pieces) {
-            *slot = reach;
+        if pieces < reaches.len() {
+            reaches[pieces] = reach;
+            ends[pieces] = total as u16;
             pieces += 1;
         }
         ControlFlow::Continue(())
@@ -187,14 +203,17 @@ pub(crate) fn pick_step(pos: &Tablut, pick: impl FnOnce(usize) -> usize) -> Opti
     if total == 0 {
         return None;
     }
-    let mut n = pick(total);
-    for reach in &reaches[..pieces] {
-        match reach.nth(n) {
-            Ok(m) => return Some(m),
-            Err(rest) => n = rest,
+    let n = pick(total);
+    // The piece of step `n`: the first whose end lies above `n` (a binary
+    // search over the 16 ends, the unused ones above any `n`).
+    let mut k = 0;
+    for half in [8, 4, 2, 1] {
+        if usize::from(ends[k + half - 1]) <= n {
+            k += half;
         }
     }
-    None
+    let start = if k == 0 { 0 } else { usize::from(ends[k - 1]) };
+    reaches.get(k)?.nth(n - start).ok()
 }
 
 /// Every cell a piece of `player` could move to if it were `player`'s turn,

@@ -27,10 +27,16 @@ pub(crate) fn apply(pos: &Tablut, mv: Move) -> Tablut {
         Move::Pass => next.passes = pos.passes.saturating_add(1),
         Move::Step { from, to } => {
             next.passes = 0;
-            if let Some(piece) = next.take(from.index()) {
-                next.put(to.index(), piece);
-                capture(&mut next, to.index(), piece);
-            }
+            let (from, to) = (from.index(), to.index());
+            // The generator's moves start on a piece of the side to move.
+            let piece = match pos.side {
+                Player::One => Piece::Black,
+                Player::Two if usize::from(pos.king) == from => Piece::King,
+                Player::Two => Piece::White,
+            };
+            debug_assert_eq!(pos.at(from), Some(piece));
+            next.relocate(from, to, piece);
+            capture(&mut next, to, piece);
         }
     }
     next

@@ -120,15 +120,23 @@ impl Lines {
     }
 }
 
+/// The kind of a piece for its slides: a soldier by its camp group (0 in no
+/// camp, 1..=4), or the king ([`KING_KIND`]).
+pub(crate) const KINDS: usize = 6;
+
+/// The slide kind of the king (see [`KINDS`]).
+pub(crate) const KING_KIND: usize = 5;
+
 /// What stops a slide besides pieces, and where a piece may pass but not stop.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Masks {
-    /// Cells that stop the king.
-    pub king_blocks: Lines,
-    /// Cells that stop a soldier standing in camp group `g` (0: in no camp).
-    pub soldier_blocks: [Lines; 5],
-    /// Cells a soldier may not stop on (the throne, cells only the king enters).
-    pub soldier_no_stop: Lines,
+    /// Cells that stop a piece of each kind (see [`KINDS`]).
+    pub blocks: [Lines; KINDS],
+    /// Cells a piece of each kind may pass but not stop on (for soldiers: the
+    /// throne, cells only the king enters).
+    pub no_stop: [Lines; KINDS],
+    /// Whether any kind has such cells (else the move generator skips them).
+    pub any_no_stop: bool,
     /// Cells that interrupt a clear line (Tuichi): camps and the throne.
     pub clear_line_blocks: Lines,
 }
@@ -146,7 +154,9 @@ impl Rules {
         } else {
             THRONE_SET
         };
-        let mut soldier_blocks = [Lines::of(self.camps | throne_blocks_soldiers); 5];
+        let soldier_no_stop = Lines::of(THRONE_SET | self.king_only);
+        let mut blocks = [Lines::of(self.camps | throne_blocks_soldiers); KINDS];
+        let mut no_stop = [soldier_no_stop; KINDS];
         let mut g = 0;
         while g < CAMP_GROUPS.len() {
             let own = if self.camps & CAMP_GROUPS[g] != 0 {
@@ -154,13 +164,28 @@ impl Rules {
             } else {
                 0
             };
-            soldier_blocks[g + 1] = Lines::of((self.camps & !own) | throne_blocks_soldiers);
+            blocks[g + 1] = Lines::of((self.camps & !own) | throne_blocks_soldiers);
             g += 1;
         }
+        blocks[KING_KIND] = Lines::of(self.camps | throne_blocks_king);
+        no_stop[KING_KIND] = Lines::NONE;
+        // A cell that stops a slide before it is never reached anyway.
+        let mut any_no_stop = false;
+        let mut k = 0;
+        while k < KINDS {
+            let mut l = 0;
+            while l < SIZE {
+                no_stop[k].rows[l] &= !blocks[k].rows[l];
+                no_stop[k].cols[l] &= !blocks[k].cols[l];
+                any_no_stop |= no_stop[k].rows[l] != 0;
+                l += 1;
+            }
+            k += 1;
+        }
         self.masks = Masks {
-            king_blocks: Lines::of(self.camps | throne_blocks_king),
-            soldier_blocks,
-            soldier_no_stop: Lines::of(THRONE_SET | self.king_only),
+            blocks,
+            no_stop,
+            any_no_stop,
             clear_line_blocks: Lines::of(self.camps | THRONE_SET),
         };
         self
@@ -168,9 +193,9 @@ impl Rules {
 }
 
 const NO_MASKS: Masks = Masks {
-    king_blocks: Lines::NONE,
-    soldier_blocks: [Lines::NONE; 5],
-    soldier_no_stop: Lines::NONE,
+    blocks: [Lines::NONE; KINDS],
+    no_stop: [Lines::NONE; KINDS],
+    any_no_stop: false,
     clear_line_blocks: Lines::NONE,
 };
 
