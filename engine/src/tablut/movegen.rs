@@ -118,18 +118,11 @@ fn for_each_piece_of<F: FnMut(Reach) -> ControlFlow<()>>(
         } else {
             usize::from(rules.camp_group[from])
         };
-        let blocks = &masks.blocks[kind];
-        let mut row = slide(c, occupied[r] | blocks.rows[r]);
-        let mut col = slide(r, pos.column(c) | blocks.cols[c]);
-        if masks.any_no_stop {
-            let no_stop = &masks.no_stop[kind];
-            row &= !no_stop.rows[r];
-            col &= !no_stop.cols[c];
-        }
+        let (blocks, no_stop) = (&masks.blocks[kind], &masks.no_stop[kind]);
         f(Reach {
             from: from as u8,
-            row,
-            col,
+            row: slide(c, occupied[r] | blocks.rows[r]) & !no_stop.rows[r],
+            col: slide(r, pos.column(c) | blocks.cols[c]) & !no_stop.cols[c],
         })?;
     }
     ControlFlow::Continue(())

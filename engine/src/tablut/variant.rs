@@ -135,8 +135,6 @@ pub(crate) struct Masks {
     /// Cells a piece of each kind may pass but not stop on (for soldiers: the
     /// throne, cells only the king enters).
     pub no_stop: [Lines; KINDS],
-    /// Whether any kind has such cells (else the move generator skips them).
-    pub any_no_stop: bool,
     /// Cells that interrupt a clear line (Tuichi): camps and the throne.
     pub clear_line_blocks: Lines,
 }
@@ -169,23 +167,9 @@ impl Rules {
         }
         blocks[KING_KIND] = Lines::of(self.camps | throne_blocks_king);
         no_stop[KING_KIND] = Lines::NONE;
-        // A cell that stops a slide before it is never reached anyway.
-        let mut any_no_stop = false;
-        let mut k = 0;
-        while k < KINDS {
-            let mut l = 0;
-            while l < SIZE {
-                no_stop[k].rows[l] &= !blocks[k].rows[l];
-                no_stop[k].cols[l] &= !blocks[k].cols[l];
-                any_no_stop |= no_stop[k].rows[l] != 0;
-                l += 1;
-            }
-            k += 1;
-        }
         self.masks = Masks {
             blocks,
             no_stop,
-            any_no_stop,
             clear_line_blocks: Lines::of(self.camps | THRONE_SET),
         };
         self
@@ -195,7 +179,6 @@ impl Rules {
 const NO_MASKS: Masks = Masks {
     blocks: [Lines::NONE; KINDS],
     no_stop: [Lines::NONE; KINDS],
-    any_no_stop: false,
     clear_line_blocks: Lines::NONE,
 };
 
