@@ -48,6 +48,64 @@ pub(crate) fn from_rows(rows: &[u16; SIZE]) -> Bits {
         .fold(0, |b, (r, &l)| b | Bits::from(l) << (r * SIZE))
 }
 
+/// The cells of the first column (a) and of the last (i).
+const FIRST_COLUMN: Bits = spread(LINE);
+const LAST_COLUMN: Bits = FIRST_COLUMN << (SIZE - 1);
+
+/// A column's 9 bits (bit `row`) as a set of cells in column a.
+const fn spread(line: u16) -> Bits {
+    let mut set = 0;
+    let mut r = 0;
+    while r < SIZE {
+        if (line >> r) & 1 == 1 {
+            set |= 1 << (r * SIZE);
+        }
+        r += 1;
+    }
+    set
+}
+
+/// `SPREAD[line]`: [`spread`] by table.
+static SPREAD: [Bits; 1 << SIZE] = {
+    let mut table = [0; 1 << SIZE];
+    let mut line = 0;
+    while line < (1 << SIZE) {
+        table[line] = spread(line as u16);
+        line += 1;
+    }
+    table
+};
+
+/// The set of the cells of column `c` given by the column's 9 bits (bit `row`).
+#[inline(always)]
+pub(crate) fn column_set(line: u16, c: usize) -> Bits {
+    SPREAD[usize::from(line & LINE)] << c
+}
+
+/// The cells whose upper neighbour is in `set`.
+#[inline(always)]
+pub(crate) fn below_of(set: Bits) -> Bits {
+    set << SIZE
+}
+
+/// The cells whose lower neighbour is in `set`.
+#[inline(always)]
+pub(crate) fn above_of(set: Bits) -> Bits {
+    set >> SIZE
+}
+
+/// The cells whose left neighbour is in `set`.
+#[inline(always)]
+pub(crate) fn right_of(set: Bits) -> Bits {
+    (set << 1) & !FIRST_COLUMN
+}
+
+/// The cells whose right neighbour is in `set`.
+#[inline(always)]
+pub(crate) fn left_of(set: Bits) -> Bits {
+    (set >> 1) & !LAST_COLUMN
+}
+
 /// `SLIDE[p][blockers]`: the places of a 9-cell line reached from place `p`
 /// when `blockers` (any bits, `p`'s own ignored) stop a slide before them.
 pub(crate) static SLIDE: [[u16; 1 << SIZE]; SIZE] = {
@@ -162,6 +220,21 @@ mod tests {
         assert_eq!(SLIDE[8][1 << 7], 0);
         // The piece's own bit does not block.
         assert_eq!(SLIDE[4][1 << 4], LINE & !(1 << 4));
+    }
+
+    #[test]
+    fn columns_and_neighbours_as_sets() {
+        // Column c (index 2) rows 1 and 9: cells 2 and 74.
+        assert_eq!(column_set(0b1_0000_0001, 2), (1 << 2) | (1 << 74));
+        // e5 (40): its neighbours e4 (31), e6 (49), d5 (39), f5 (41).
+        let e5: Bits = 1 << 40;
+        assert_eq!(below_of(1 << 31), e5);
+        assert_eq!(above_of(1 << 49), e5);
+        assert_eq!(right_of(1 << 39), e5);
+        assert_eq!(left_of(1 << 41), e5);
+        // No wrapping between rows: i1 (8) is not left of a2 (9).
+        assert_eq!(right_of(1 << 8), 0);
+        assert_eq!(left_of(1 << 9), 0);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! routes and freedom, black pressure around the king and on the cells
 //! guarding the escapes.
 
-use super::bits::{Bits, NEIGHBOURS, NONE};
+use super::bits::{above_of, below_of, left_of, right_of, Bits, NEIGHBOURS, NONE};
 use super::cells::Cell;
 use super::cells::{cells, has, CellSet, DIRS, SIZE};
 use super::movegen::reach;
@@ -185,20 +185,12 @@ fn threats(pos: &Tablut, rules: &Rules, king: usize, black: Bits, white: Bits) -
 /// How many of `soldiers` one enemy move could capture: a neighbour on one
 /// side is an anvil, the cell on the other side in `empty_reachable`.
 fn hanging(soldiers: Bits, anvils: Bits, empty_reachable: Bits) -> u32 {
-    let mut count = 0;
-    let mut rest = soldiers;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let n = NEIGHBOURS[i];
-        let closes = |a: u8, b: u8| {
-            a != NONE && b != NONE && anvils >> a & 1 == 1 && empty_reachable >> b & 1 == 1
-        };
-        if closes(n[0], n[1]) || closes(n[1], n[0]) || closes(n[2], n[3]) || closes(n[3], n[2]) {
-            count += 1;
-        }
-    }
-    count
+    let (a, e) = (anvils, empty_reachable);
+    let open = (below_of(a) & above_of(e))
+        | (above_of(a) & below_of(e))
+        | (right_of(a) & left_of(e))
+        | (left_of(a) & right_of(e));
+    (soldiers & open).count_ones()
 }
 
 /// Whether one black move to a cell of `reachable` could capture the king.
@@ -333,10 +325,84 @@ fn distance_to_escape(escapes: CellSet, r: isize, c: isize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{missing_attackers, threats, KING_CAPTURE_NEXT, KING_THREATENED};
+    use std::ops::ControlFlow;
+
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::{
+        hanging, missing_attackers, reach, threats, Bits, KING_CAPTURE_NEXT, KING_THREATENED,
+        NEIGHBOURS, NONE,
+    };
     use crate::tablut::tests::rules::{pos, B};
-    use crate::tablut::{Cell, Variant};
-    use crate::Player;
+    use crate::tablut::{Cell, Move, Tablut, Variant};
+    use crate::{Game, Player};
+
+    /// [`hanging`] soldier by soldier, with the neighbour table.
+    fn hanging_one_by_one(soldiers: Bits, anvils: Bits, empty_reachable: Bits) -> u32 {
+        (0..81)
+            .filter(|&i| soldiers >> i & 1 == 1)
+            .filter(|&i| {
+                let n = NEIGHBOURS[i];
+                let closes = |a: u8, b: u8| {
+                    a != NONE && b != NONE && anvils >> a & 1 == 1 && empty_reachable >> b & 1 == 1
+                };
+                closes(n[0], n[1]) || closes(n[1], n[0]) || closes(n[2], n[3]) || closes(n[3], n[2])
+            })
+            .count() as u32
+    }
+
+    /// Over seeded random games in every variant: [`reach`] is the set of the
+    /// destinations of the legal moves (without the king's if asked), and the
+    /// bitboard [`hanging`] counts what the one-by-one count does.
+    #[test]
+    fn reach_and_hanging_agree_with_plain_versions() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x4ea7);
+        let mut checked = 0;
+        for game in 0..200 {
+            let v = [
+                Variant::Bga,
+                Variant::BgaCorners,
+                Variant::Ashton,
+                Variant::Linnaeus,
+            ][game % 4];
+            let mut pos = Tablut::start(v, 0);
+            for _ in 0..120 {
+                let mut moves = Vec::new();
+                let _ = pos.generate(|m| {
+                    moves.push(m);
+                    ControlFlow::Continue(())
+                });
+                let king = pos.king_index();
+                let (mut all, mut soldiers): (Bits, Bits) = (0, 0);
+                for m in &moves {
+                    if let Move::Step { from, to } = *m {
+                        all |= 1 << to.index();
+                        if Some(from.index()) != king {
+                            soldiers |= 1 << to.index();
+                        }
+                    }
+                }
+                assert_eq!(reach(&pos, pos.side, true), all);
+                assert_eq!(reach(&pos, pos.side, false), soldiers);
+                let (black, white) = (pos.black(), pos.white());
+                let empty = !(black | white | king.map_or(0, |k| 1 << k));
+                for (prey, anvils) in [(white, black), (black, white)] {
+                    let open = all & empty;
+                    assert_eq!(
+                        hanging(prey, anvils, open),
+                        hanging_one_by_one(prey, anvils, open)
+                    );
+                }
+                checked += 1;
+                if moves.is_empty() || pos.decided().is_some() {
+                    break;
+                }
+                pos = pos.play_unchecked(&moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
 
     fn missing(v: Variant, black: &str, king: &str) -> u32 {
         let p = pos(v, B, black, "", king);

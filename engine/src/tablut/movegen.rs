@@ -213,20 +213,17 @@ pub(crate) fn pick_step(pos: &Tablut, pick: impl FnOnce(usize) -> usize) -> Opti
 /// the king's moves only if `with_king` (the evaluation's threats).
 pub(crate) fn reach(pos: &Tablut, player: Player, with_king: bool) -> Bits {
     let mut cells: Bits = 0;
+    let mut columns = [0u16; SIZE];
     let _ = for_each_piece_of(pos, player, |reach| {
         let from = usize::from(reach.from);
-        if !with_king && from == usize::from(pos.king) {
-            return ControlFlow::Continue(());
-        }
-        let (r, c) = (from / SIZE, from % SIZE);
-        cells |= Bits::from(reach.row) << (r * SIZE);
-        let mut col = reach.col;
-        while col != 0 {
-            let q = col.trailing_zeros() as usize;
-            col &= col - 1;
-            cells |= 1 << (q * SIZE + c);
+        if with_king || from != usize::from(pos.king) {
+            cells |= Bits::from(reach.row) << (from - from % SIZE);
+            columns[from % SIZE] |= reach.col;
         }
         ControlFlow::Continue(())
     });
+    for (c, &line) in columns.iter().enumerate() {
+        cells |= bits::column_set(line, c);
+    }
     cells
 }
