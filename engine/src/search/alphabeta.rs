@@ -51,6 +51,8 @@ const INF: i32 = MATE + 1;
 const EVAL_BOUND: i32 = MATE_BOUND - 1;
 /// How many plies of hinted moves (captures) the horizon follows.
 pub const QUIESCENCE_PLIES: u32 = 4;
+/// Moves of a node picked best-first one at a time before the rest is sorted.
+const PICKED_ONE_BY_ONE: usize = 3;
 /// Aspiration windows are used from this depth on.
 const ASPIRATION_MIN_DEPTH: u32 = 3;
 /// Initial half-width of an aspiration window, in centi-units.
@@ -550,11 +552,22 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             };
             order.push((score, i));
         }
-        order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Highest score first, ties in generation order. Most nodes cut off
+        // after a move or two: the first few are picked one by one, and the
+        // rest sorted only when the search gets that far.
+        let before = |a: &(i32, usize), b: &(i32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
 
         let mut best = -INF;
         let mut best_idx = usize::MAX;
         for n in 0..order.len() {
+            if n < PICKED_ONE_BY_ONE {
+                let first = (n..order.len())
+                    .min_by(|&i, &j| before(&order[i], &order[j]))
+                    .unwrap_or(n);
+                order.swap(n, first);
+            } else if n == PICKED_ONE_BY_ONE {
+                order[n..].sort_unstable_by(before);
+            }
             let idx = order[n].1;
             let child = pos.play_unchecked(&moves[idx]);
             self.w.path.enter(pos, &child);

@@ -7,6 +7,7 @@ use super::bits::{above_of, below_of, left_of, right_of, Bits, NEIGHBOURS, NONE}
 use super::cells::Cell;
 use super::cells::{cells, has, CellSet, DIRS, SIZE};
 use super::movegen::reach;
+use super::rules;
 use super::variant::{KingCapture, Rules, Variant, THRONE};
 use super::{Move, Piece, Tablut};
 use crate::eval::Evaluator;
@@ -71,6 +72,9 @@ impl Evaluator<Tablut> for Evaluation {
         let rules = pos.variant.rules();
         if pos.king == from.index() as u8 && has(rules.escapes, to.index()) {
             return 1000;
+        }
+        if !rules::prey_next_to(pos, to.index()) {
+            return 0;
         }
         let after = pos.play_unchecked(mv);
         if after.king_index().is_none() {

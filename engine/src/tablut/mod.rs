@@ -266,7 +266,7 @@ impl Tablut {
 
     /// The king's bit in row `r` (0 if he is elsewhere or captured).
     #[inline]
-    fn king_in_row(&self, r: usize) -> u16 {
+    pub(crate) fn king_in_row(&self, r: usize) -> u16 {
         let k = usize::from(self.king);
         if k / SIZE == r {
             1 << (k % SIZE)

@@ -55,6 +55,20 @@ pub(crate) fn recorded(pos: &Tablut, history_empty: bool) -> bool {
             && usize::from(pos.king) == THRONE)
 }
 
+/// Whether a piece the side to move could capture stands next to cell `to`:
+/// a quick test that a move there captures nothing when it fails.
+pub(crate) fn prey_next_to(pos: &Tablut, to: usize) -> bool {
+    let prey = |r: usize| match pos.side {
+        Player::One => pos.white[r] | pos.king_in_row(r),
+        Player::Two => pos.black[r],
+    };
+    let (r, c) = (to / SIZE, to % SIZE);
+    let beside = prey(r) & ((1 << c) >> 1 | (1 << c) << 1);
+    let above = r > 0 && prey(r - 1) >> c & 1 == 1;
+    let below = r + 1 < SIZE && prey(r + 1) >> c & 1 == 1;
+    beside != 0 || above || below
+}
+
 /// Captures made by `piece` arriving on `to`.
 #[inline]
 fn capture(pos: &mut Tablut, to: usize, piece: Piece) {
