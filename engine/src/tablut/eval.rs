@@ -142,7 +142,7 @@ fn white_view(pos: &Tablut) -> i32 {
     };
     score += ROUTE_NEXT * next_routes.min(6);
     score += KING_MOBILITY * mobility;
-    score -= KING_DISTANCE * distance_to_escape(rules.escapes, kr, kc);
+    score -= KING_DISTANCE * i32::from(rules.escape_distance[k]);
     score
 }
 
@@ -308,23 +308,6 @@ fn king_ray(
         c += dc;
     }
     false
-}
-
-/// Manhattan distance from (r, c) to the nearest escape cell.
-fn distance_to_escape(escapes: CellSet, r: isize, c: isize) -> i32 {
-    let mut best = i32::MAX;
-    let mut set = escapes;
-    while set != 0 {
-        let i = set.trailing_zeros() as isize;
-        set &= set - 1;
-        let d = (i / SIZE as isize - r).abs() + (i % SIZE as isize - c).abs();
-        best = best.min(d as i32);
-    }
-    if best == i32::MAX {
-        0
-    } else {
-        best
-    }
 }
 
 #[cfg(test)]

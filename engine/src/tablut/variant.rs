@@ -95,6 +95,9 @@ pub(crate) struct Rules {
     pub stuck_passes: bool,
     /// The same rules as bitboards for the move generator (filled by [`Rules::masked`]).
     pub masks: Masks,
+    /// Manhattan distance from each cell to the nearest escape cell (filled
+    /// by [`Rules::masked`]; 0 without escape cells).
+    pub escape_distance: [u8; SIZE * SIZE],
 }
 
 /// A set of cells line by line (see `bits.rs`).
@@ -167,6 +170,22 @@ impl Rules {
         }
         blocks[KING_KIND] = Lines::of(self.camps | throne_blocks_king);
         no_stop[KING_KIND] = Lines::NONE;
+        let mut i = 0;
+        while i < SIZE * SIZE {
+            let mut best = u8::MAX;
+            let mut e = 0;
+            while e < SIZE * SIZE {
+                if has(self.escapes, e) {
+                    let d = (i / SIZE).abs_diff(e / SIZE) + (i % SIZE).abs_diff(e % SIZE);
+                    if (d as u8) < best {
+                        best = d as u8;
+                    }
+                }
+                e += 1;
+            }
+            self.escape_distance[i] = if best == u8::MAX { 0 } else { best };
+            i += 1;
+        }
         self.masks = Masks {
             blocks,
             no_stop,
@@ -217,6 +236,7 @@ static BGA: Rules = Rules {
     start_counts: true,
     stuck_passes: false,
     masks: NO_MASKS,
+    escape_distance: [0; SIZE * SIZE],
 }
 .masked();
 
@@ -239,6 +259,7 @@ static BGA_CORNERS: Rules = Rules {
     start_counts: true,
     stuck_passes: false,
     masks: NO_MASKS,
+    escape_distance: [0; SIZE * SIZE],
 }
 .masked();
 
@@ -261,6 +282,7 @@ static ASHTON: Rules = Rules {
     start_counts: false,
     stuck_passes: false,
     masks: NO_MASKS,
+    escape_distance: [0; SIZE * SIZE],
 }
 .masked();
 
@@ -281,6 +303,7 @@ static LINNAEUS: Rules = Rules {
     start_counts: true,
     stuck_passes: true,
     masks: NO_MASKS,
+    escape_distance: [0; SIZE * SIZE],
 }
 .masked();
 
