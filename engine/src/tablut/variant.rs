@@ -143,7 +143,8 @@ pub(crate) struct Masks {
 }
 
 impl Rules {
-    /// The rules with their [`Masks`] computed from the other fields.
+    /// The rules with their [`Masks`] and escape distances computed from the
+    /// other fields.
     const fn masked(mut self) -> Rules {
         let throne_blocks_king = if self.king_reenters_throne {
             0
@@ -170,22 +171,7 @@ impl Rules {
         }
         blocks[KING_KIND] = Lines::of(self.camps | throne_blocks_king);
         no_stop[KING_KIND] = Lines::NONE;
-        let mut i = 0;
-        while i < SIZE * SIZE {
-            let mut best = u8::MAX;
-            let mut e = 0;
-            while e < SIZE * SIZE {
-                if has(self.escapes, e) {
-                    let d = (i / SIZE).abs_diff(e / SIZE) + (i % SIZE).abs_diff(e % SIZE);
-                    if (d as u8) < best {
-                        best = d as u8;
-                    }
-                }
-                e += 1;
-            }
-            self.escape_distance[i] = if best == u8::MAX { 0 } else { best };
-            i += 1;
-        }
+        self.escape_distance = escape_distances(self.escapes);
         self.masks = Masks {
             blocks,
             no_stop,
@@ -193,6 +179,27 @@ impl Rules {
         };
         self
     }
+}
+
+/// The Manhattan distance from each cell to the nearest cell of `escapes` (0
+/// for all when there is none).
+const fn escape_distances(escapes: CellSet) -> [u8; SIZE * SIZE] {
+    let mut table = [0; SIZE * SIZE];
+    let mut i = 0;
+    while i < SIZE * SIZE {
+        let mut best = usize::MAX;
+        let mut e = 0;
+        while e < SIZE * SIZE {
+            let d = (i / SIZE).abs_diff(e / SIZE) + (i % SIZE).abs_diff(e % SIZE);
+            if has(escapes, e) && d < best {
+                best = d;
+            }
+            e += 1;
+        }
+        table[i] = if best == usize::MAX { 0 } else { best as u8 };
+        i += 1;
+    }
+    table
 }
 
 const NO_MASKS: Masks = Masks {
@@ -316,5 +323,22 @@ impl Variant {
             Variant::Ashton => &ASHTON,
             Variant::Linnaeus => &LINNAEUS,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// From the throne e5: 4 steps to any edge (ashton), 8 to a corner
+    /// (bga-corners); from b2, 1 to the edge and 2 to the corner a1.
+    #[test]
+    fn escape_distances_by_hand() {
+        let b2 = SIZE + 1;
+        assert_eq!(Variant::Ashton.rules().escape_distance[THRONE], 4);
+        assert_eq!(Variant::BgaCorners.rules().escape_distance[THRONE], 8);
+        assert_eq!(Variant::Ashton.rules().escape_distance[b2], 1);
+        assert_eq!(Variant::BgaCorners.rules().escape_distance[b2], 2);
+        assert_eq!(escape_distances(0), [0; SIZE * SIZE]);
     }
 }
