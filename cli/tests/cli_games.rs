@@ -191,6 +191,7 @@ fn match_plays_both_seats_and_writes_records() {
         err.contains("no game was played") && err.contains("unknown searcher"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--sprt` stops a lopsided match once decided, on a whole pair of games;
