@@ -15,4 +15,12 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn move_hint(&self, _pos: &G, _mv: &G::Move) -> i32 {
         0
     }
+
+    /// Whether the side to move faces a threat its static value ignores (in
+    /// tafl: the king one move from escaping), so the quiescence search may
+    /// not stand pat: it searches the hinted moves (the answers), or every
+    /// move when none is hinted.
+    fn must_answer(&self, _pos: &G) -> bool {
+        false
+    }
 }

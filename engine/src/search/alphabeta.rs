@@ -7,7 +7,9 @@
 //!   two killer moves per ply, history heuristic (`search/ordering.rs`).
 //! - At the horizon, a quiescence search: the static value, or what the
 //!   moves the evaluator hints at (captures) give if better, followed up to
-//!   [`QUIESCENCE_PLIES`] plies (the side to move may always stand pat).
+//!   [`QUIESCENCE_PLIES`] plies. The side to move stands pat unless the
+//!   evaluator says it must answer a threat ([`Evaluator::must_answer`]: in
+//!   tafl, the king's open line to an escape); then only its answers count.
 //! - Mate-distance pruning; no null-move pruning or other unsound reductions
 //!   (tafl endgames are zugzwang-prone; late-move reductions did not win a
 //!   match, see docs/MEASUREMENTS.md), so on one thread, with an evaluator
@@ -633,7 +635,8 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
     /// The value of a position at the horizon: its outcome if the game is
     /// over, else the better of its static value ("standing pat") and what
     /// the moves the evaluator hints at (captures) give, followed `left`
-    /// plies deep.
+    /// plies deep. A side that must answer a threat may not stand pat: the
+    /// best of its hinted moves (or of all, if none is hinted) counts.
     fn quiesce(
         &mut self,
         pos: &G,
@@ -654,14 +657,23 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             self.w.moves[p] = moves;
             return terminal_value(outcome, pos.side_to_move(), ply);
         }
-        let mut best = self.leaf_value(pos);
+        // Standing pat is not allowed when the evaluator sees a threat that
+        // must be answered: then only the answers (hinted moves) count.
+        let threatened = left > 0 && ply < MAX_DEPTH && self.evaluator.must_answer(pos);
+        let mut best = if threatened {
+            -INF
+        } else {
+            self.leaf_value(pos)
+        };
         if best >= beta || left == 0 || ply >= MAX_DEPTH {
             self.w.moves[p] = moves;
             return best;
         }
         alpha = alpha.max(best);
+        let only_hinted =
+            !threatened || moves.iter().any(|mv| self.evaluator.move_hint(pos, mv) > 0);
         for mv in &moves {
-            if self.evaluator.move_hint(pos, mv) <= 0 {
+            if only_hinted && self.evaluator.move_hint(pos, mv) <= 0 {
                 continue;
             }
             if !run.clock.tick() {

@@ -1,7 +1,8 @@
 //! Static evaluation: material, captures possible next move (so that a
 //! search ending just before a capture still sees it), the king's escape
 //! routes and freedom, black pressure around the king and on the cells
-//! guarding the escapes.
+//! guarding the escapes. Black facing an open line to an escape must answer
+//! it (no standing pat at the horizon); its moves onto the line are hinted.
 
 use super::bits::{above_of, below_of, left_of, right_of, Bits, NEIGHBOURS, NONE};
 use super::cells::Cell;
@@ -73,15 +74,47 @@ impl Evaluator<Tablut> for Evaluation {
         if pos.king == from.index() as u8 && has(rules.escapes, to.index()) {
             return 1000;
         }
-        if !rules::prey_next_to(pos, to.index()) {
-            return 0;
+        let capture = if rules::prey_next_to(pos, to.index()) {
+            let after = pos.play_unchecked(mv);
+            if after.king_index().is_none() {
+                return 500;
+            }
+            i32::from(pos.count - after.count)
+        } else {
+            0
+        };
+        if pos.side == Player::One && blocks_escape(pos, rules, to.index()) {
+            return 400 + capture;
         }
-        let after = pos.play_unchecked(mv);
-        if after.king_index().is_none() {
-            return 500;
-        }
-        i32::from(pos.count - after.count)
+        capture
     }
+
+    /// Black to move while the king has an open line to an escape: it must
+    /// block it (or capture the king), as standing pat would miss the escape.
+    fn must_answer(&self, pos: &Tablut) -> bool {
+        pos.side == Player::One
+            && pos.king_index().is_some_and(|k| {
+                let rules = pos.variant.rules();
+                let (kr, kc) = ((k / SIZE) as isize, (k % SIZE) as isize);
+                DIRS.into_iter()
+                    .any(|dir| king_ray(pos, rules, kr, kc, dir, |_, _| {}))
+            })
+    }
+}
+
+/// Whether a black piece arriving on `to` would stand on one of the king's
+/// open lines to an escape (between the king and the escape, or on it).
+fn blocks_escape(pos: &Tablut, rules: &Rules, to: usize) -> bool {
+    let Some(k) = pos.king_index() else {
+        return false;
+    };
+    let (kr, kc) = ((k / SIZE) as isize, (k % SIZE) as isize);
+    let (tr, tc) = ((to / SIZE) as isize, (to % SIZE) as isize);
+    if (kr != tr && kc != tc) || k == to {
+        return false;
+    }
+    let dir = ((tc - kc).signum(), (tr - kr).signum());
+    king_ray(pos, rules, kr, kc, dir, |_, _| {})
 }
 
 fn white_view(pos: &Tablut) -> i32 {
@@ -321,8 +354,9 @@ mod tests {
         hanging, missing_attackers, reach, threats, Bits, KING_CAPTURE_NEXT, KING_THREATENED,
         NEIGHBOURS, NONE,
     };
+    use crate::eval::Evaluator;
     use crate::tablut::tests::rules::{pos, B};
-    use crate::tablut::{Cell, Move, Tablut, Variant};
+    use crate::tablut::{Cell, Evaluation, Move, Tablut, Variant};
     use crate::{Game, Player};
 
     /// [`hanging`] soldier by soldier, with the neighbour table.
@@ -454,5 +488,23 @@ mod tests {
         );
         // A white soldier on f3 stops the slide.
         assert_eq!(threat(Variant::Ashton, B, black, "f3", king), 0);
+    }
+
+    /// Ashton, king on c3 with one open line (b3, a3; c2 and c6 close the
+    /// column, g3 the row): black must answer it, and only its moves onto that
+    /// line (b1-b3, a1-a3) are hinted as blocks.
+    #[test]
+    fn black_must_block_an_open_line() {
+        let (black, white) = ("c2 b1 a1", "c6 g3");
+        let p = pos(Variant::Ashton, B, black, white, "c3");
+        assert!(Evaluation.must_answer(p.position()));
+        let hint = |m: &str| Evaluation.move_hint(p.position(), &p.parse_move(m).unwrap());
+        assert_eq!((hint("b1-b3"), hint("a1-a3")), (400, 400));
+        assert_eq!((hint("b1-b2"), hint("a1-a2"), hint("c2-d2")), (0, 0, 0));
+        // White to move, or the line closed by a white soldier: nothing to answer.
+        let white_to_move = pos(Variant::Ashton, Player::Two, black, white, "c3");
+        assert!(!Evaluation.must_answer(white_to_move.position()));
+        let closed = pos(Variant::Ashton, B, black, "c6 g3 b3", "c3");
+        assert!(!Evaluation.must_answer(closed.position()));
     }
 }
