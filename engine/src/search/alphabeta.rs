@@ -30,6 +30,7 @@
 //! repetition draw was (or was not) available deeper down. This can misjudge
 //! such draws near the horizon; it never produces an illegal move.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::clock::Clock;
@@ -646,30 +647,31 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         left: u32,
         run: &mut Run<'_, '_, G::Move>,
     ) -> i32 {
-        let p = ply as usize;
-        let mut moves = std::mem::take(&mut self.w.moves[p]);
-        let over = if left == 0 || ply >= MAX_DEPTH {
-            self.w.path.outcome(pos)
-        } else {
-            self.w.path.turn(pos, &mut moves)
-        };
-        if let Some(outcome) = over {
-            self.w.moves[p] = moves;
+        // The end of the game first (stopping at the first legal move); the
+        // whole move list only once standing pat has not cut off.
+        if let Some(outcome) = self.w.path.outcome(pos) {
             return terminal_value(outcome, pos.side_to_move(), ply);
         }
+        let searched = left > 0 && ply < MAX_DEPTH;
         // Standing pat is not allowed when the evaluator sees a threat that
         // must be answered: then only the answers (hinted moves) count.
-        let threatened = left > 0 && ply < MAX_DEPTH && self.evaluator.must_answer(pos);
+        let threatened = searched && self.evaluator.must_answer(pos);
         let mut best = if threatened {
             -INF
         } else {
             self.leaf_value(pos)
         };
-        if best >= beta || left == 0 || ply >= MAX_DEPTH {
-            self.w.moves[p] = moves;
+        if best >= beta || !searched {
             return best;
         }
         alpha = alpha.max(best);
+        let p = ply as usize;
+        let mut moves = std::mem::take(&mut self.w.moves[p]);
+        moves.clear();
+        let _ = pos.generate(|mv| {
+            moves.push(mv);
+            ControlFlow::Continue(())
+        });
         let only_hinted =
             !threatened || moves.iter().any(|mv| self.evaluator.move_hint(pos, mv) > 0);
         for mv in &moves {
