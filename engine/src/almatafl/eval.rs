@@ -1,12 +1,13 @@
 //! A cheap static evaluation: the King's distance to an escape spot, invaders
-//! able to bury him, discs on top, and mobility.
+//! able to bury him, discs on top, and mobility. The winning moves are
+//! hinted, and the invaders must answer an escape in one at the horizon.
 
 use std::collections::VecDeque;
 
 use super::board::{geometry, CELLS, NONE};
 use super::movegen::may_land;
 use super::stack::{height, pop, top, DEFENDER, INVADER, KING};
-use super::AlmaTafl;
+use super::{AlmaTafl, Move};
 use crate::eval::Evaluator;
 use crate::game::Player;
 
@@ -30,6 +31,26 @@ impl Evaluator<AlmaTafl> for Evaluation {
     /// Centi-units from the side to move's view.
     fn evaluate(&self, pos: &AlmaTafl) -> i32 {
         evaluate(pos)
+    }
+
+    /// The moves that win at once: the King onto an escape spot, an invader
+    /// onto the King.
+    fn move_hint(&self, pos: &AlmaTafl, mv: &Move) -> i32 {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let king = pos.king as usize;
+        if from == king && geometry().escape[to] {
+            1000
+        } else if pos.side == Player::One && to == king {
+            500
+        } else {
+            0
+        }
+    }
+
+    /// The invaders to move while the King can escape in one move (bounces
+    /// included): standing pat would miss it.
+    fn must_answer(&self, pos: &AlmaTafl) -> bool {
+        pos.side == Player::One && escape_distance(pos, 1) == Some(1)
     }
 }
 

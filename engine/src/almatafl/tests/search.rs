@@ -3,6 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::*;
+use crate::eval::Evaluator;
 use crate::search::{alphabeta::search, Info, Limits, Score};
 
 fn run(p: &Pos, depth: u32) -> Info<Move> {
@@ -36,6 +37,9 @@ fn finds_a_king_escape_in_two() {
     assert!(!escapes(&p));
     let info = run(&p, 3);
     assert_eq!(info.score(), Some(Score::Mate(3)));
+    // The invaders facing an escape in one may not stand pat at the horizon,
+    // so depth 1 already sees it.
+    assert_eq!(run(&p, 1).score(), Some(Score::Mate(3)));
     let after = p.play_unchecked(info.best_move().unwrap());
     let mut replies = Vec::new();
     after.legal_moves(&mut replies);
@@ -64,4 +68,21 @@ fn prevents_a_king_escape_in_one() {
     assert_eq!(p.move_to_text(best), "H4-G4");
     assert!(!matches!(info.score(), Some(Score::Mate(_))));
     assert!(!escapes(&p.play_unchecked(best)));
+}
+
+/// The winning moves are hinted (an escape above a burial), and only the
+/// invaders facing an escape in one must answer it.
+#[test]
+fn winning_moves_are_hinted_and_an_escape_threat_must_be_answered() {
+    let threat = pos("F4=k,G4=ii,H4=i,C7=d,D8=d i");
+    assert!(Evaluation.must_answer(threat.position()));
+    let defenders = pos("F4=k,G4=ii,H4=i,C7=d,D8=d d");
+    assert!(!Evaluation.must_answer(defenders.position()));
+    let hint = |p: &Pos, m: &str| Evaluation.move_hint(p.position(), &p.parse_move(m).unwrap());
+    assert_eq!(hint(&defenders, "F4-G4-D1"), 1000);
+    assert_eq!(hint(&defenders, "C7-C6"), 0);
+    let bury = pos("D4=i,E5=k,B6=d,J8=d,J10=i i");
+    assert_eq!(hint(&bury, "D4-E5"), 500);
+    assert_eq!(hint(&bury, "J10-J9"), 0);
+    assert!(!Evaluation.must_answer(bury.position()));
 }
