@@ -64,8 +64,9 @@ impl Evaluator<Tablut> for Evaluation {
         }
     }
 
-    /// The king's escape first, then captures (the king's above soldiers'),
-    /// one point per piece taken.
+    /// The king's escape first, then the king's capture, then black's moves
+    /// onto an open line of the king (blocks), then soldier captures: one
+    /// point per piece taken.
     fn move_hint(&self, pos: &Tablut, mv: &Move) -> i32 {
         let Move::Step { from, to } = *mv else {
             return 0;
