@@ -36,8 +36,11 @@ fn compat(elite: usize, rank: u8) -> bool {
     }
 }
 
+/// The six clan cards of rank 1 (one bit in each colour's nine).
+const RANK_ONE: u64 = 1 | 1 << 9 | 1 << 18 | 1 << 27 | 1 << 36 | 1 << 45;
+
 fn rank_mask(rank: u8) -> u64 {
-    (0..6).fold(0u64, |m, c| m | 1u64 << (c * 9 + rank as u64 - 1))
+    RANK_ONE << (rank - 1)
 }
 
 fn colour_mask(colour: u8) -> u64 {
@@ -151,6 +154,9 @@ pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option
     if blind {
         return top_values(pool.clan, may, m).map(|t| fixed + t);
     }
+    if p.elites == [0; 3] && may == [false; 3] {
+        return clan_only(clan, n, pool.clan, fixed);
+    }
     let run_total = |s: u8| (s..s + n as u8).map(|r| r as u16).sum::<u16>();
     // Slots of the run s..s+n not taken by the clan cards, if they fit.
     let run_slots = |s: u8| -> Option<([u8; 4], usize)> {
@@ -222,6 +228,86 @@ pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option
     }
     // Sum.
     top_values(pool.clan, may, m).map(|t| fixed + t)
+}
+
+/// [`max_strength`] of a side of clan cards completed from clan cards only
+/// (every game of `classic`): each formation is a test on nine-bit rank
+/// fields (bit `r - 1` for rank `r`), one per colour.
+fn clan_only(clan: &[(u8, u8)], n: usize, pool: u64, fixed: u16) -> Option<Strength> {
+    let m = n - clan.len();
+    let field = |mask: u64, c: u8| (mask >> (c as u64 * 9)) as u16 & 0x1ff;
+    let mut side = 0u64;
+    let mut side_ranks = 0u16;
+    for &(c, r) in clan {
+        side |= 1u64 << (c as u64 * 9 + r as u64 - 1);
+        side_ranks |= 1 << (r - 1);
+    }
+    // The colours the side can still be of: its own, or any while empty.
+    let colours = match clan.first() {
+        None => 0x3f,
+        Some(&(c, _)) if clan.iter().all(|&(d, _)| d == c) => 1u8 << c,
+        Some(_) => 0,
+    };
+    let each_colour = |c: &u8| colours & (1 << c) != 0;
+    let run_total = |s: u16| (s..s + n as u16).sum::<u16>();
+    // Colour run: the highest run of `n` ranks of one colour, held or unseen,
+    // that covers the side.
+    let best_run = |have: u16, covered: u16| -> Option<u16> {
+        let mut starts = have;
+        for i in 1..n {
+            starts &= have >> i;
+        }
+        if covered != 0 {
+            let lo = covered.trailing_zeros();
+            let hi = 15 - covered.leading_zeros();
+            // Starts k with k <= lo and k + n - 1 >= hi.
+            let from = (hi + 1).saturating_sub(n as u32);
+            starts &= (u16::MAX << from) & !(u16::MAX << (lo + 1));
+        }
+        (starts != 0).then(|| 16 - starts.leading_zeros() as u16)
+    };
+    let colour_run = (0..6u8)
+        .filter(each_colour)
+        .filter_map(|c| best_run(field(side | pool, c), field(side, c)))
+        .max();
+    if let Some(s) = colour_run {
+        return Some(4 * 64 + run_total(s));
+    }
+    // Three (four) of a kind.
+    for v in (1..=9u8).rev() {
+        if clan.iter().all(|&(_, r)| r == v) && (pool & rank_mask(v)).count_ones() as usize >= m {
+            return Some(3 * 64 + n as u16 * v as u16);
+        }
+    }
+    // Colour: the `m` highest unseen ranks of the side's colour.
+    let top = |mut f: u16| -> Option<u16> {
+        let mut total = 0;
+        for _ in 0..m {
+            if f == 0 {
+                return None;
+            }
+            let bit = 15 - f.leading_zeros() as u16;
+            total += bit + 1;
+            f &= !(1 << bit);
+        }
+        Some(total)
+    };
+    if let Some(t) = (0..6u8)
+        .filter(each_colour)
+        .filter_map(|c| top(field(pool, c)))
+        .max()
+    {
+        return Some(2 * 64 + fixed + t);
+    }
+    // Run: distinct ranks, each missing one unseen in some colour.
+    if side_ranks.count_ones() as usize == clan.len() {
+        let unseen_ranks = (0..6u8).fold(0u16, |acc, c| acc | field(pool, c));
+        if let Some(s) = best_run(unseen_ranks | side_ranks, side_ranks) {
+            return Some(64 + run_total(s));
+        }
+    }
+    // Sum.
+    top_values(pool, [false; 3], m).map(|t| fixed + t)
 }
 
 /// The strength of a complete side (elite troops at the owner's best).

@@ -51,6 +51,20 @@ proptest::proptest! {
         proptest::prop_assert_eq!(fast, slow, "side {:?} n {} blind {} pool {:?}", side, n, blind, pool);
     }
 
+    /// The same without elite troops on the side or in the pool (every
+    /// `classic` case, answered by bit tests on card masks).
+    #[test]
+    fn clan_only_proof_matches_brute_force(seed in proptest::prelude::any::<u64>()) {
+        let (side, n, blind, mut pool) = random_proof_case(seed);
+        let side: Vec<Card> = side.into_iter().filter(|c| c.is_clan()).collect();
+        pool.jokers = 0;
+        pool.spy = false;
+        pool.shield = false;
+        let fast = max_strength(&side, n, blind, &pool);
+        let slow = st::formation::reference::max_completion(&side, n, blind, &pool);
+        proptest::prop_assert_eq!(fast, slow, "side {:?} n {} blind {} pool {:?}", side, n, blind, pool);
+    }
+
     /// Complete sides with elite troops: the fast strength is the best concrete one.
     #[test]
     fn strength_matches_brute_force(seed in proptest::prelude::any::<u64>()) {
