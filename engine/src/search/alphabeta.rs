@@ -672,12 +672,20 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             moves.push(mv);
             ControlFlow::Continue(())
         });
-        let only_hinted =
-            !threatened || moves.iter().any(|mv| self.evaluator.move_hint(pos, mv) > 0);
-        for mv in &moves {
-            if only_hinted && self.evaluator.move_hint(pos, mv) <= 0 {
-                continue;
-            }
+        // The hinted moves, most urgent first; a threatened side with none
+        // tries every move.
+        let mut order = std::mem::take(&mut self.w.order[p]);
+        order.clear();
+        order.extend(moves.iter().enumerate().filter_map(|(i, mv)| {
+            let hint = self.evaluator.move_hint(pos, mv);
+            (hint > 0).then_some((hint, i))
+        }));
+        if order.is_empty() && threatened {
+            order.extend((0..moves.len()).map(|i| (0, i)));
+        }
+        order.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
+        for &(_, i) in &order {
+            let mv = &moves[i];
             if !run.clock.tick() {
                 break;
             }
@@ -697,6 +705,7 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             }
         }
         self.w.moves[p] = moves;
+        self.w.order[p] = order;
         if run.clock.stopped() {
             0
         } else {
