@@ -24,7 +24,7 @@ use crate::history::History;
 use crate::information::InformationSet;
 
 /// UCB exploration constant.
-const EXPLORATION: f64 = 0.4;
+const EXPLORATION: f64 = 0.25;
 /// Weight of the policy's prior (progressive bias).
 const BIAS: f64 = 2.0;
 /// Without `report_every`, progress is reported every this many iterations.
