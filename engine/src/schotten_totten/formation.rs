@@ -157,7 +157,6 @@ pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option
     if p.elites == [0; 3] && may == [false; 3] {
         return clan_only(clan, n, pool.clan, fixed);
     }
-    let run_total = |s: u8| (s..s + n as u8).map(|r| r as u16).sum::<u16>();
     // Slots of the run s..s+n not taken by the clan cards, if they fit.
     let run_slots = |s: u8| -> Option<([u8; 4], usize)> {
         let mut taken = 0u16;
@@ -187,20 +186,12 @@ pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option
             }
             let avail = |r: u8| pool.clan & (1u64 << (c as u64 * 9 + r as u64 - 1)) != 0;
             if fill(slots, p.elites, may, &avail) {
-                return Some(4 * 64 + run_total(s));
+                return Some(4 * 64 + run_total(s, n));
             }
         }
     }
-    // Three (four) of a kind.
-    for v in (1..=9u8).rev() {
-        if clan.iter().any(|&(_, r)| r != v) || (0..3).any(|e| p.elites[e] > 0 && !compat(e, v)) {
-            continue;
-        }
-        let have = (pool.clan & rank_mask(v)).count_ones() as usize
-            + (0..3).filter(|&e| may[e] && compat(e, v)).count();
-        if have >= m {
-            return Some(3 * 64 + n as u16 * v as u16);
-        }
+    if let Some(s) = of_a_kind(clan, p.elites, may, pool.clan, (n, m)) {
+        return Some(s);
     }
     // Colour.
     let mut best: Option<u16> = None;
@@ -223,7 +214,7 @@ pub fn max_strength(side: &[Card], n: usize, blind: bool, pool: &Pool) -> Option
         let slots = &slots[..k];
         let avail = |r: u8| pool.clan & rank_mask(r) != 0;
         if fill(slots, p.elites, may, &avail) {
-            return Some(64 + run_total(s));
+            return Some(64 + run_total(s, n));
         }
     }
     // Sum.
@@ -249,7 +240,6 @@ fn clan_only(clan: &[(u8, u8)], n: usize, pool: u64, fixed: u16) -> Option<Stren
         Some(_) => 0,
     };
     let each_colour = |c: &u8| colours & (1 << c) != 0;
-    let run_total = |s: u16| (s..s + n as u16).sum::<u16>();
     // Colour run: the highest run of `n` ranks of one colour, held or unseen,
     // that covers the side.
     let best_run = |have: u16, covered: u16| -> Option<u16> {
@@ -271,15 +261,13 @@ fn clan_only(clan: &[(u8, u8)], n: usize, pool: u64, fixed: u16) -> Option<Stren
         .filter_map(|c| best_run(field(side | pool, c), field(side, c)))
         .max();
     if let Some(s) = colour_run {
-        return Some(4 * 64 + run_total(s));
+        return Some(4 * 64 + run_total(s as u8, n));
     }
-    // Three (four) of a kind.
-    for v in (1..=9u8).rev() {
-        if clan.iter().all(|&(_, r)| r == v) && (pool & rank_mask(v)).count_ones() as usize >= m {
-            return Some(3 * 64 + n as u16 * v as u16);
-        }
+    if let Some(s) = of_a_kind(clan, [0; 3], [false; 3], pool, (n, m)) {
+        return Some(s);
     }
-    // Colour: the `m` highest unseen ranks of the side's colour.
+    // Colour: the `m` highest unseen ranks of the side's colour (a
+    // one-colour `top_values` without elites, read off the rank field).
     let top = |mut f: u16| -> Option<u16> {
         let mut total = 0;
         for _ in 0..m {
@@ -303,11 +291,35 @@ fn clan_only(clan: &[(u8, u8)], n: usize, pool: u64, fixed: u16) -> Option<Stren
     if side_ranks.count_ones() as usize == clan.len() {
         let unseen_ranks = (0..6u8).fold(0u16, |acc, c| acc | field(pool, c));
         if let Some(s) = best_run(unseen_ranks | side_ranks, side_ranks) {
-            return Some(64 + run_total(s));
+            return Some(64 + run_total(s as u8, n));
         }
     }
     // Sum.
     top_values(pool, [false; 3], m).map(|t| fixed + t)
+}
+
+/// The sum of the run of `n` ranks from `start`.
+fn run_total(start: u8, n: usize) -> u16 {
+    (start..start + n as u8).map(u16::from).sum()
+}
+
+/// The best three (four) of a kind of `n` cards the side's `clan` cards and
+/// `elites` can reach with `m` more cards: unseen clan cards of `pool`, or
+/// the unseen elites `may` could play.
+fn of_a_kind(
+    clan: &[(u8, u8)],
+    elites: [u8; 3],
+    may: [bool; 3],
+    pool: u64,
+    (n, m): (usize, usize),
+) -> Option<Strength> {
+    (1..=9u8).rev().find_map(|v| {
+        let fits =
+            clan.iter().all(|&(_, r)| r == v) && (0..3).all(|e| elites[e] == 0 || compat(e, v));
+        let have = (pool & rank_mask(v)).count_ones() as usize
+            + (0..3).filter(|&e| may[e] && compat(e, v)).count();
+        (fits && have >= m).then_some(3 * 64 + n as u16 * u16::from(v))
+    })
 }
 
 /// The strength of a complete side (elite troops at the owner's best).
