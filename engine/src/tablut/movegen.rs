@@ -6,7 +6,6 @@ use std::ops::ControlFlow;
 
 use super::bits::{self, ones, select, slide, Bits, NONE};
 use super::cells::{Cell, SIZE};
-use super::variant::KING_KIND;
 use super::{Move, Tablut};
 use crate::game::Player;
 
@@ -113,16 +112,11 @@ fn for_each_piece_of<F: FnMut(Reach) -> ControlFlow<()>>(
         let from = own.trailing_zeros() as usize;
         own &= own - 1;
         let (r, c) = (from / SIZE, from % SIZE);
-        let kind = if from == king {
-            KING_KIND
-        } else {
-            usize::from(rules.camp_group[from])
-        };
-        let (blocks, no_stop) = (&masks.blocks[kind], &masks.no_stop[kind]);
+        let m = &masks.slides[usize::from(from == king)][from];
         f(Reach {
             from: from as u8,
-            row: slide(c, occupied[r] | blocks.rows[r]) & !no_stop.rows[r],
-            col: slide(r, pos.column(c) | blocks.cols[c]) & !no_stop.cols[c],
+            row: slide(c, occupied[r] | m.row_blocks) & !m.row_no_stop,
+            col: slide(r, pos.column(c) | m.col_blocks) & !m.col_no_stop,
         })?;
     }
     ControlFlow::Continue(())

@@ -123,21 +123,42 @@ impl Lines {
     }
 }
 
-/// The kind of a piece for its slides: a soldier by its camp group (0 in no
-/// camp, 1..=4), or the king ([`KING_KIND`]).
-pub(crate) const KINDS: usize = 6;
+/// What stops a slide from one cell besides pieces, and where the piece may
+/// pass but not stop, along the cell's row (bit `col`) and column (bit `row`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SlideMasks {
+    pub row_blocks: u16,
+    pub row_no_stop: u16,
+    pub col_blocks: u16,
+    pub col_no_stop: u16,
+}
 
-/// The slide kind of the king (see [`KINDS`]).
-pub(crate) const KING_KIND: usize = 5;
+impl SlideMasks {
+    const NONE: SlideMasks = SlideMasks {
+        row_blocks: 0,
+        row_no_stop: 0,
+        col_blocks: 0,
+        col_no_stop: 0,
+    };
 
-/// What stops a slide besides pieces, and where a piece may pass but not stop.
+    /// The masks of cell `i` for a piece stopped by `blocks` that may not stop on `no_stop`.
+    const fn of(i: usize, blocks: &Lines, no_stop: &Lines) -> SlideMasks {
+        let (r, c) = (i / SIZE, i % SIZE);
+        SlideMasks {
+            row_blocks: blocks.rows[r],
+            row_no_stop: no_stop.rows[r],
+            col_blocks: blocks.cols[c],
+            col_no_stop: no_stop.cols[c],
+        }
+    }
+}
+
+/// The rules as bitboards for the move generator.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Masks {
-    /// Cells that stop a piece of each kind (see [`KINDS`]).
-    pub blocks: [Lines; KINDS],
-    /// Cells a piece of each kind may pass but not stop on (for soldiers: the
-    /// throne, cells only the king enters).
-    pub no_stop: [Lines; KINDS],
+    /// The slide masks of a soldier (`[0]`, by its cell's camp group) and of
+    /// the king (`[1]`) on each cell: one lookup per piece.
+    pub slides: [[SlideMasks; SIZE * SIZE]; 2],
     /// Cells that interrupt a clear line (Tuichi): camps and the throne.
     pub clear_line_blocks: Lines,
 }
@@ -157,8 +178,10 @@ impl Rules {
             THRONE_SET
         };
         let soldier_no_stop = Lines::of(THRONE_SET | self.king_only);
-        let mut blocks = [Lines::of(self.camps | throne_blocks_soldiers); KINDS];
-        let mut no_stop = [soldier_no_stop; KINDS];
+        // Soldiers are stopped by the camps but their own (a camp group's
+        // soldiers move inside it until they leave), the king by all camps.
+        let mut soldier_blocks =
+            [Lines::of(self.camps | throne_blocks_soldiers); CAMP_GROUPS.len() + 1];
         let mut g = 0;
         while g < CAMP_GROUPS.len() {
             let own = if self.camps & CAMP_GROUPS[g] != 0 {
@@ -166,15 +189,21 @@ impl Rules {
             } else {
                 0
             };
-            blocks[g + 1] = Lines::of((self.camps & !own) | throne_blocks_soldiers);
+            soldier_blocks[g + 1] = Lines::of((self.camps & !own) | throne_blocks_soldiers);
             g += 1;
         }
-        blocks[KING_KIND] = Lines::of(self.camps | throne_blocks_king);
-        no_stop[KING_KIND] = Lines::NONE;
+        let king_blocks = Lines::of(self.camps | throne_blocks_king);
+        let mut slides = [[SlideMasks::NONE; SIZE * SIZE]; 2];
+        let mut i = 0;
+        while i < SIZE * SIZE {
+            let group = self.camp_group[i] as usize;
+            slides[0][i] = SlideMasks::of(i, &soldier_blocks[group], &soldier_no_stop);
+            slides[1][i] = SlideMasks::of(i, &king_blocks, &Lines::NONE);
+            i += 1;
+        }
         self.escape_distance = escape_distances(self.escapes);
         self.masks = Masks {
-            blocks,
-            no_stop,
+            slides,
             clear_line_blocks: Lines::of(self.camps | THRONE_SET),
         };
         self
@@ -203,8 +232,7 @@ const fn escape_distances(escapes: CellSet) -> [u8; SIZE * SIZE] {
 }
 
 const NO_MASKS: Masks = Masks {
-    blocks: [Lines::NONE; KINDS],
-    no_stop: [Lines::NONE; KINDS],
+    slides: [[SlideMasks::NONE; SIZE * SIZE]; 2],
     clear_line_blocks: Lines::NONE,
 };
 
