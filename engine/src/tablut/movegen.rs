@@ -96,31 +96,28 @@ fn for_each_piece_of<F: FnMut(Reach) -> ControlFlow<()>>(
     let masks = &rules.masks;
     let king = usize::from(pos.king);
     let mut occupied: [u16; SIZE] = std::array::from_fn(|r| pos.black[r] | pos.white[r]);
-    let mut own = if player == Player::One {
-        pos.black
+    let mine = if player == Player::One {
+        &pos.black
     } else {
-        pos.white
+        &pos.white
     };
+    let mut own = bits::from_rows(mine);
     if pos.king != NONE {
-        let (r, c) = (king / SIZE, king % SIZE);
-        occupied[r] |= 1 << c;
+        occupied[king / SIZE] |= 1 << (king % SIZE);
         if player == Player::Two {
-            own[r] |= 1 << c;
+            own |= 1 << king;
         }
     }
-    // Row by row, each row's pieces by column: cell order.
-    for (r, line) in own.iter_mut().enumerate() {
-        while *line != 0 {
-            let c = line.trailing_zeros() as usize;
-            *line &= *line - 1;
-            let from = r * SIZE + c;
-            let m = &masks.slides[usize::from(from == king)][from];
-            f(Reach {
-                from: from as u8,
-                row: slide(c, occupied[r] | m.row_blocks) & !m.row_no_stop,
-                col: slide(r, pos.column(c) | m.col_blocks) & !m.col_no_stop,
-            })?;
-        }
+    while own != 0 {
+        let from = own.trailing_zeros() as usize;
+        own &= own - 1;
+        let (r, c) = (from / SIZE, from % SIZE);
+        let m = &masks.slides[usize::from(from == king)][from];
+        f(Reach {
+            from: from as u8,
+            row: slide(c, occupied[r] | m.row_blocks) & !m.row_no_stop,
+            col: slide(r, pos.column(c) | m.col_blocks) & !m.col_no_stop,
+        })?;
     }
     ControlFlow::Continue(())
 }
