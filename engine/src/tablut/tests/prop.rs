@@ -2,6 +2,7 @@
 //! notation round trips and garbage input.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -10,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use super::Pos;
 use crate::eval::Evaluator;
 use crate::game::{Game, Player};
-use crate::played::perft;
+use crate::played::{perft, perft_divide};
 use crate::tablut::Cell;
 use crate::tablut::{reference, zobrist, Evaluation, Move, Piece, Setup, Tablut, Variant};
 
@@ -85,6 +86,27 @@ fn perft_depths_one_to_three_match_reference() {
             assert!(fast > 0);
         }
     }
+}
+
+/// Ashton perft(5) from the start, first move by first move, against the
+/// reference generator: the same 56 first moves and the same count below
+/// each, 1,074,150,880 in all. The reference takes minutes even in release
+/// mode, so the test runs on request:
+/// `cargo test --release -p caber-engine --lib ashton_perft_5 -- --ignored`.
+#[test]
+#[ignore = "minutes in release mode; run with --ignored"]
+fn ashton_perft_5_divide_matches_reference() {
+    let start = Pos::start(Variant::Ashton, 0);
+    assert_eq!(fast_moves(&start), reference_moves(&start));
+    let divide = perft_divide(&start, 5, &AtomicBool::new(false)).expect("never stopped");
+    assert_eq!(divide.len(), 56);
+    let mut total = 0;
+    for (m, fast) in divide {
+        let slow = reference_perft(&start.play_unchecked(&m), 4);
+        assert_eq!(fast, slow, "below {m:?}");
+        total += slow;
+    }
+    assert_eq!(total, 1_074_150_880);
 }
 
 /// The count and the n-th move agree with the generator's list, in its order.
