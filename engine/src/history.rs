@@ -48,17 +48,10 @@ impl History {
         Self::default()
     }
 
-    /// Empties the history, keeping its memory (cost: its length): by
-    /// leaving entry by entry, or by wiping the table when the entries fill a
-    /// quarter of it or more (a playout's end).
+    /// Empties the history, keeping its memory (cost: its length).
     pub fn clear(&mut self) {
-        if self.entries.len() * 4 >= self.counts.slots.len() {
-            self.entries.clear();
-            self.counts.clear();
-        } else {
-            while !self.entries.is_empty() {
-                self.leave();
-            }
+        while !self.entries.is_empty() {
+            self.leave();
         }
         self.epoch = 0;
         self.recorded = 0;
@@ -121,9 +114,6 @@ impl History {
 
     /// Leaves nodes until `len` entries are left.
     pub fn truncate(&mut self, len: usize) {
-        if len == 0 {
-            return self.clear();
-        }
         while self.entries.len() > len {
             self.leave();
         }
@@ -226,12 +216,6 @@ impl Counts {
         }
     }
 
-    /// Removes every count, keeping the table's size.
-    fn clear(&mut self) {
-        self.slots.fill((0, 0));
-        self.used = 0;
-    }
-
     fn add(&mut self, key: u64) {
         if (self.used + 1) * 2 > self.slots.len() {
             self.grow();
@@ -322,29 +306,5 @@ mod tests {
             assert_eq!(counts.get(probe), map.get(&probe).copied().unwrap_or(0));
         }
         assert_eq!(counts.used, map.values().filter(|&&n| n > 0).count());
-    }
-
-    /// Both ways of clearing (wiping a table the entries fill, leaving entry
-    /// by entry when they are few in a large table) leave no count behind.
-    #[test]
-    fn clearing_forgets_every_position() {
-        let key = |i: u64| i.wrapping_mul(0x2545_f491_4f6c_dd1d);
-        let mut h = History::new();
-        for i in 0..100 {
-            h.push(key(i), true);
-        }
-        let wiped = h.counts.slots.len();
-        assert!(100 * 4 >= wiped, "{wiped}");
-        h.truncate(0);
-        assert_eq!((h.len(), h.counts.used), (0, 0));
-        for i in 0..3 {
-            h.push(key(i), true);
-            h.push(key(i), true);
-        }
-        assert_eq!(h.counts.get(key(1)), 2);
-        assert!(6 * 4 < h.counts.slots.len());
-        h.clear();
-        assert_eq!((h.len(), h.counts.used, h.recorded), (0, 0, 0));
-        assert!((0..100).all(|i| h.counts.get(key(i)) == 0));
     }
 }
