@@ -83,11 +83,11 @@ def record_losses(binary, path, white):
     header = dict(re.findall(r'^\[(\w+) "(.*)"\]$', text, re.M))
     if header.get("Variant") != "ashton" or white not in header.get("Second", ""):
         return None
-    played = re.findall(r"^\d+\. (\S+)$", text, re.M)
+    position = header.get("Start")
     moves, lost = 0, 0
-    for ply, move in enumerate(played):
-        before = played[:ply]
-        applied = caber(binary, before, "apply", move, position=header.get("Start"))
+    for move in re.findall(r"^\d+\. (\S+)$", text, re.M):
+        applied = caber(binary, [], "apply", move, position=position)
+        position = applied["position"]["position"]
         if applied["position"]["side_to_move"] == "white":
             # Black just moved: count the soldiers it took.
             lost += sum(len(e["cells"]) for e in applied["events"] if e["kind"] == "capture")
