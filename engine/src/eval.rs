@@ -5,6 +5,11 @@ use crate::game::Game;
 
 /// A heuristic value of a position.
 pub trait Evaluator<G: Game>: Send + Sync {
+    /// Whether [`Evaluator::move_hint`] or [`Evaluator::must_answer`] may say
+    /// anything. Without hints the quiescence search is the static value
+    /// alone, and the horizon lists no moves.
+    const HINTS: bool = false;
+
     /// The value in centi-units from the side to move's view (positive: good
     /// for the side to move). Need not handle finished games.
     fn evaluate(&self, pos: &G) -> i32;

@@ -28,6 +28,8 @@ const ESCAPE_DISTANCE: [i32; 3] = [400, 150, 50];
 pub struct Evaluation;
 
 impl Evaluator<AlmaTafl> for Evaluation {
+    const HINTS: bool = true;
+
     /// Centi-units from the side to move's view.
     fn evaluate(&self, pos: &AlmaTafl) -> i32 {
         evaluate(pos)

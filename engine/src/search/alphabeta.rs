@@ -7,7 +7,8 @@
 //!   two killer moves per ply, history heuristic (`search/ordering.rs`).
 //! - At the horizon, a quiescence search: the static value, or what the
 //!   moves the evaluator hints at (captures) give if better, followed up to
-//!   [`QUIESCENCE_PLIES`] plies. The side to move stands pat unless the
+//!   [`QUIESCENCE_PLIES`] plies (evaluators without hints: the static value
+//!   alone). The side to move stands pat unless the
 //!   evaluator says it must answer a threat ([`Evaluator::must_answer`]: in
 //!   tafl, the king's open line to an escape); then only its answers count.
 //! - Mate-distance pruning; no null-move pruning or other unsound reductions
@@ -652,7 +653,7 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         if let Some(outcome) = self.w.path.outcome(pos) {
             return terminal_value(outcome, pos.side_to_move(), ply);
         }
-        let searched = left > 0 && ply < MAX_DEPTH;
+        let searched = E::HINTS && left > 0 && ply < MAX_DEPTH;
         // Standing pat is not allowed when the evaluator sees a threat that
         // must be answered: then only the answers (hinted moves) count.
         let threatened = searched && self.evaluator.must_answer(pos);

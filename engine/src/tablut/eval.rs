@@ -54,6 +54,8 @@ const CORNER_GUARDS: CellSet = cells(&[
 pub struct Evaluation;
 
 impl Evaluator<Tablut> for Evaluation {
+    const HINTS: bool = true;
+
     /// Centi-units from the side to move's view.
     fn evaluate(&self, pos: &Tablut) -> i32 {
         let white = white_view(pos);
