@@ -1,6 +1,8 @@
 //! Static evaluation, apart from the rules: what alpha-beta scores a leaf with
 //! and what Monte Carlo search scores a cut-off playout with.
 
+use std::ops::ControlFlow;
+
 use crate::game::Game;
 
 /// A heuristic value of a position.
@@ -19,6 +21,21 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// Alpha-beta searches such moves right after the hash move.
     fn move_hint(&self, _pos: &G, _mv: &G::Move) -> i32 {
         0
+    }
+
+    /// Calls `f` with each legal move of `pos` that [`Evaluator::move_hint`]
+    /// rates above 0, and its hint, in [`Game::generate`]'s order (same
+    /// preconditions). The quiescence search follows these moves. The default
+    /// rates every move; an evaluator that can skip moves that cannot be
+    /// urgent overrides it.
+    fn hinted_moves<F: FnMut(G::Move, i32)>(&self, pos: &G, mut f: F) {
+        let _ = pos.generate(|mv| {
+            let hint = self.move_hint(pos, &mv);
+            if hint > 0 {
+                f(mv, hint);
+            }
+            ControlFlow::Continue(())
+        });
     }
 
     /// Whether the side to move faces a threat its static value ignores (in

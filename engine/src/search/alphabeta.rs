@@ -668,20 +668,20 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         alpha = alpha.max(best);
         let p = ply as usize;
         let mut moves = std::mem::take(&mut self.w.moves[p]);
+        let mut order = std::mem::take(&mut self.w.order[p]);
         moves.clear();
-        let _ = pos.generate(|mv| {
-            moves.push(mv);
-            ControlFlow::Continue(())
-        });
+        order.clear();
         // The hinted moves, most urgent first; a threatened side with none
         // tries every move.
-        let mut order = std::mem::take(&mut self.w.order[p]);
-        order.clear();
-        order.extend(moves.iter().enumerate().filter_map(|(i, mv)| {
-            let hint = self.evaluator.move_hint(pos, mv);
-            (hint > 0).then_some((hint, i))
-        }));
+        self.evaluator.hinted_moves(pos, |mv, hint| {
+            order.push((hint, moves.len()));
+            moves.push(mv);
+        });
         if order.is_empty() && threatened {
+            let _ = pos.generate(|mv| {
+                moves.push(mv);
+                ControlFlow::Continue(())
+            });
             order.extend((0..moves.len()).map(|i| (0, i)));
         }
         order.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));

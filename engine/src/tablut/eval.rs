@@ -4,10 +4,12 @@
 //! guarding the escapes. Black facing an open line to an escape must answer
 //! it (no standing pat at the horizon); its moves onto the line are hinted.
 
+use std::ops::ControlFlow;
+
 use super::bits::{above_of, below_of, left_of, right_of, Bits, NEIGHBOURS, NONE};
 use super::cells::Cell;
 use super::cells::{cells, has, CellSet, DIRS, SIZE};
-use super::movegen::reach;
+use super::movegen::{for_each_step_to, reach};
 use super::rules;
 use super::variant::{KingCapture, Rules, Variant, THRONE};
 use super::{Move, Piece, Tablut};
@@ -92,6 +94,17 @@ impl Evaluator<Tablut> for Evaluation {
         capture
     }
 
+    /// Only the steps onto [`hint_targets`] are rated.
+    fn hinted_moves<F: FnMut(Move, i32)>(&self, pos: &Tablut, mut f: F) {
+        let _ = for_each_step_to(pos, hint_targets(pos), &mut |mv| {
+            let hint = self.move_hint(pos, &mv);
+            if hint > 0 {
+                f(mv, hint);
+            }
+            ControlFlow::Continue(())
+        });
+    }
+
     /// Black to move while the king has an open line to an escape: it must
     /// block it (or capture the king), as standing pat would miss the escape.
     fn must_answer(&self, pos: &Tablut) -> bool {
@@ -103,6 +116,38 @@ impl Evaluator<Tablut> for Evaluation {
                     .any(|dir| king_ray(pos, rules, kr, kc, dir, |_, _| {}))
             })
     }
+}
+
+/// Every cell a move [`Evaluation::move_hint`] rates above 0 can end on (and
+/// more): the cells next to a piece the side to move may capture, for white
+/// the escapes, for black the king's open lines to an escape.
+fn hint_targets(pos: &Tablut) -> Bits {
+    let rules = pos.variant.rules();
+    let king = pos.king_index();
+    let prey = match (pos.side, king) {
+        (Player::One, Some(k)) => pos.white() | 1 << k,
+        (Player::One, None) => pos.white(),
+        (Player::Two, _) => pos.black(),
+    };
+    let mut targets = above_of(prey) | below_of(prey) | left_of(prey) | right_of(prey);
+    match (pos.side, king) {
+        (Player::Two, _) => targets |= rules.escapes,
+        (Player::One, Some(k)) => {
+            let (kr, kc) = ((k / SIZE) as isize, (k % SIZE) as isize);
+            for (dc, dr) in DIRS {
+                if king_ray(pos, rules, kr, kc, (dc, dr), |_, _| {}) {
+                    let (mut r, mut c) = (kr + dr, kc + dc);
+                    while on_board(r, c) {
+                        targets |= 1 << (r as usize * SIZE + c as usize);
+                        r += dr;
+                        c += dc;
+                    }
+                }
+            }
+        }
+        (Player::One, None) => {}
+    }
+    targets
 }
 
 /// Whether a black piece arriving on `to` would stand on one of the king's
@@ -426,6 +471,45 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Over seeded random games in every variant: the quiescence's hinted
+    /// moves are exactly the legal moves rated above 0, in generation order.
+    #[test]
+    fn hinted_moves_are_the_rated_legal_moves() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x417e);
+        let (mut checked, mut hinted) = (0, 0);
+        for game in 0..200 {
+            let v = [
+                Variant::Bga,
+                Variant::BgaCorners,
+                Variant::Ashton,
+                Variant::Linnaeus,
+            ][game % 4];
+            let mut pos = Tablut::start(v, 0);
+            for _ in 0..120 {
+                let mut moves = Vec::new();
+                let mut rated = Vec::new();
+                let _ = pos.generate(|m| {
+                    let hint = Evaluation.move_hint(&pos, &m);
+                    if hint > 0 {
+                        rated.push((m, hint));
+                    }
+                    moves.push(m);
+                    ControlFlow::Continue(())
+                });
+                let mut fast = Vec::new();
+                Evaluation.hinted_moves(&pos, |m, hint| fast.push((m, hint)));
+                assert_eq!(fast, rated, "{pos:?}");
+                checked += 1;
+                hinted += rated.len();
+                if moves.is_empty() || pos.decided().is_some() {
+                    break;
+                }
+                pos = pos.play_unchecked(&moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 10_000 && hinted > 10_000, "{checked} {hinted}");
     }
 
     fn missing(v: Variant, black: &str, king: &str) -> u32 {

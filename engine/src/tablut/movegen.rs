@@ -128,20 +128,43 @@ pub(crate) fn for_each_step<F: FnMut(Move) -> ControlFlow<()>>(
     pos: &Tablut,
     f: &mut F,
 ) -> ControlFlow<()> {
+    for_each_piece(pos, |reach| steps_of(reach, f))
+}
+
+/// The steps of [`for_each_step`] that end on a cell of `targets`, in the
+/// same order.
+pub(crate) fn for_each_step_to<F: FnMut(Move) -> ControlFlow<()>>(
+    pos: &Tablut,
+    targets: Bits,
+    f: &mut F,
+) -> ControlFlow<()> {
+    let (rows, columns) = (bits::rows(targets), bits::columns(targets));
     for_each_piece(pos, |reach| {
-        for (mut ray, highest_first, vertical) in reach.rays() {
-            while ray != 0 {
-                let q = if highest_first {
-                    15 - ray.leading_zeros() as usize
-                } else {
-                    ray.trailing_zeros() as usize
-                };
-                ray ^= 1 << q;
-                f(reach.step(q, vertical))?;
-            }
-        }
-        ControlFlow::Continue(())
+        let from = usize::from(reach.from);
+        let only = Reach {
+            row: reach.row & rows[from / SIZE],
+            col: reach.col & columns[from % SIZE],
+            ..reach
+        };
+        steps_of(only, f)
     })
+}
+
+/// Calls `f` with the steps of one piece, in generation order.
+#[inline(always)]
+fn steps_of<F: FnMut(Move) -> ControlFlow<()>>(reach: Reach, f: &mut F) -> ControlFlow<()> {
+    for (mut ray, highest_first, vertical) in reach.rays() {
+        while ray != 0 {
+            let q = if highest_first {
+                15 - ray.leading_zeros() as usize
+            } else {
+                ray.trailing_zeros() as usize
+            };
+            ray ^= 1 << q;
+            f(reach.step(q, vertical))?;
+        }
+    }
+    ControlFlow::Continue(())
 }
 
 /// The number of steps [`for_each_step`] gives.
