@@ -94,7 +94,8 @@ impl Evaluator<Tablut> for Evaluation {
         capture
     }
 
-    /// Only the steps onto [`hint_targets`] are rated.
+    /// Only the steps onto the cells a rated move can end on (next to prey,
+    /// escapes, the king's open lines) are rated.
     fn hinted_moves<F: FnMut(Move, i32)>(&self, pos: &Tablut, mut f: F) {
         let _ = for_each_step_to(pos, hint_targets(pos), &mut |mv| {
             let hint = self.move_hint(pos, &mv);
