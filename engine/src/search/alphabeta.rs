@@ -11,11 +11,17 @@
 //!   alone). The side to move stands pat unless the
 //!   evaluator says it must answer a threat ([`Evaluator::must_answer`]: in
 //!   tafl, the king's open line to an escape); then only its answers count.
-//! - Mate-distance pruning; no null-move pruning or other unsound reductions
-//!   (tafl endgames are zugzwang-prone; late-move reductions did not win a
-//!   match, see docs/MEASUREMENTS.md), so on one thread, with an evaluator
-//!   without move hints, a fixed-depth result equals the full-width minimax
-//!   value whenever transpositions occur at equal depth.
+//! - Late-move reductions: at depth 3 and more, the quiet moves (no hash
+//!   move, hint or killer) from the fourth on are searched a ply shallower
+//!   (two plies from the thirteenth at depth 6 and more) with a null window,
+//!   and again at full depth if they beat alpha; never when the side to move
+//!   must answer a threat or the move makes one ([`Evaluator::must_answer`]).
+//!   A proven mate is real, but a shorter one may be found only deeper.
+//! - Mate-distance pruning; no null-move pruning (tafl endgames are
+//!   zugzwang-prone). [`AlphaBeta::without_reductions`] searches full width:
+//!   then on one thread, with an evaluator without move hints, a fixed-depth
+//!   result equals the minimax value whenever transpositions occur at equal
+//!   depth.
 //! - Multi-PV as in Stockfish: the root moves are searched once per requested
 //!   line, over the moves not yet reported, with an aspiration window around
 //!   the previous iteration's score that widens until the value is exact.
@@ -35,7 +41,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::clock::Clock;
-use super::ordering::{hinted, HistoryTable, Killers, TT_MOVE_SCORE};
+use super::ordering::{hinted, is_quiet, HistoryTable, Killers, TT_MOVE_SCORE};
 use super::tt::{Bound, TranspositionTable, NO_MOVE};
 use super::{Info, Limits, Line, Score, Searcher, MATE, MATE_BOUND};
 use crate::eval::Evaluator;
@@ -57,6 +63,14 @@ const EVAL_BOUND: i32 = MATE_BOUND - 1;
 pub const QUIESCENCE_PLIES: u32 = 4;
 /// Moves of a node picked best-first one at a time before the rest is sorted.
 const PICKED_ONE_BY_ONE: usize = 3;
+/// Late-move reductions: quiet moves from this index on (0-based) are searched
+/// one ply shallower at [`LMR_MIN_DEPTH`] and more...
+const LMR_FIRST_MOVE: usize = 3;
+const LMR_MIN_DEPTH: u32 = 3;
+/// ...and two plies shallower from this index on at [`LMR_DEEPER_DEPTH`] and more.
+const LMR_DEEPER_MOVE: usize = 12;
+const LMR_DEEPER_DEPTH: u32 = 6;
+
 /// Aspiration windows are used from this depth on.
 const ASPIRATION_MIN_DEPTH: u32 = 3;
 /// Initial half-width of an aspiration window, in centi-units.
@@ -87,6 +101,7 @@ pub struct AlphaBeta<G: Game, E> {
     evaluator: E,
     tt: TranspositionTable,
     main: Worker<G>,
+    reductions: bool,
 }
 
 /// One thread's own search state: move ordering, the path and buffers.
@@ -129,6 +144,8 @@ struct Thread<'s, G: Game, E> {
     w: &'s mut Worker<G>,
     evaluator: &'s E,
     tt: &'s TranspositionTable,
+    /// Late-move reductions on (see [`AlphaBeta::without_reductions`]).
+    reductions: bool,
 }
 
 /// A root move and what the current iteration learned about it.
@@ -184,7 +201,16 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             evaluator,
             tt: TranspositionTable::new(tt_megabytes),
             main: Worker::new(),
+            reductions: true,
         }
+    }
+
+    /// The same searcher without late-move reductions: every move is searched
+    /// to the full depth, so a fixed-depth value is the minimax value (slower;
+    /// for tests and for checking a result).
+    pub fn without_reductions(mut self) -> Self {
+        self.reductions = false;
+        self
     }
 
     /// Forgets everything learned (transposition table, killers, history).
@@ -231,11 +257,12 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 pv: Vec::new(),
             })
             .collect();
-        let (evaluator, tt) = (&self.evaluator, &self.tt);
+        let (evaluator, tt, reductions) = (&self.evaluator, &self.tt, self.reductions);
         let mut main = Thread {
             w: &mut self.main,
             evaluator,
             tt,
+            reductions,
         };
         let threads = if roots.is_empty() {
             1
@@ -258,6 +285,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                         w: &mut worker,
                         evaluator,
                         tt,
+                        reductions,
                     };
                     let budget = Limits {
                         nodes: limits.nodes,
@@ -561,6 +589,7 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         // rest sorted only when the search gets that far.
         let before = |a: &(i32, usize), b: &(i32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
 
+        let threatened = self.evaluator.must_answer(pos);
         let mut best = -INF;
         let mut best_idx = usize::MAX;
         for n in 0..order.len() {
@@ -575,11 +604,33 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             let idx = order[n].1;
             let child = pos.play_unchecked(&moves[idx]);
             self.w.path.enter(pos, &child);
+            let reduction = if n >= LMR_FIRST_MOVE
+                && depth >= LMR_MIN_DEPTH
+                && self.reductions
+                && !threatened
+                && is_quiet(order[n].0)
+                && !self.evaluator.must_answer(&child)
+            {
+                1 + u32::from(n >= LMR_DEEPER_MOVE && depth >= LMR_DEEPER_DEPTH)
+            } else {
+                0
+            };
             let mut v = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, pv_node, run)
             } else {
-                -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, false, run)
+                -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                    run,
+                )
             };
+            if reduction > 0 && v > alpha && !run.clock.stopped() {
+                v = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, false, run);
+            }
             if n > 0 && pv_node && v > alpha && v < beta && !run.clock.stopped() {
                 v = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, true, run);
             }

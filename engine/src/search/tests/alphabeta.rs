@@ -20,12 +20,27 @@ fn at_depth(depth: u32) -> Limits {
     }
 }
 
+/// The search as shipped (late-move reductions on).
 fn run<G: Game>(pos: &G, limits: &Limits) -> Info<G::Move>
 where
     Toy: Evaluator<G>,
 {
     let stop = AtomicBool::new(false);
     AlphaBeta::new(1, Toy).search(&Played::new(pos.clone()), limits, &stop, &mut |_| {})
+}
+
+/// The full-width search, whose fixed-depth values are minimax values.
+fn run_full_width<G: Game>(pos: &G, limits: &Limits) -> Info<G::Move>
+where
+    Toy: Evaluator<G>,
+{
+    let stop = AtomicBool::new(false);
+    AlphaBeta::new(1, Toy).without_reductions().search(
+        &Played::new(pos.clone()),
+        limits,
+        &stop,
+        &mut |_| {},
+    )
 }
 
 /// A tic-tac-toe position after `plies` random moves (stopping early at a finished game).
@@ -67,32 +82,42 @@ fn replays<G: Game>(pos: &G, moves: &[G::Move]) -> bool {
 
 #[test]
 fn nim_best_move_and_exact_mate_distance() {
-    for max_take in 2..=4 {
-        for heap in 1..=25 {
-            let pos = Nim::new(heap, max_take);
-            let info = run(&pos, &at_depth(60));
-            let period = max_take + 1;
-            let rounds = (heap / period) as i32;
-            let expected = if heap % period != 0 {
-                Score::Mate(2 * rounds + 1)
-            } else {
-                Score::Mate(-2 * rounds)
-            };
-            assert_eq!(info.score(), Some(expected), "heap {heap} max {max_take}");
-            assert_eq!(Score::from_value(nim_value(heap, max_take)), expected);
-            if heap % period != 0 {
-                assert_eq!(info.best_move(), Some(&(heap % period)), "heap {heap}");
-            }
-            // Proven results stop the deepening at the mate distance.
-            let Some(Score::Mate(n)) = info.score() else {
-                unreachable!()
-            };
-            assert_eq!(info.depth, n.unsigned_abs(), "heap {heap} max {max_take}");
-            assert!(!info.stopped);
-            let pv = &info.lines[0].moves;
-            assert_eq!(pv.len() as u32, n.unsigned_abs(), "whole line to the end");
-            assert!(replays(&pos, pv));
+    for (max_take, heap, full_width) in (2..=4)
+        .flat_map(|m| (1..=25).map(move |h| (m, h)))
+        .flat_map(|(m, h)| [(m, h, true), (m, h, false)])
+    {
+        let pos = Nim::new(heap, max_take);
+        let info = if full_width {
+            run_full_width(&pos, &at_depth(60))
+        } else {
+            run(&pos, &at_depth(60))
+        };
+        let period = max_take + 1;
+        let rounds = (heap / period) as i32;
+        let expected = if heap % period != 0 {
+            Score::Mate(2 * rounds + 1)
+        } else {
+            Score::Mate(-2 * rounds)
+        };
+        assert_eq!(info.score(), Some(expected), "heap {heap} max {max_take}");
+        assert_eq!(Score::from_value(nim_value(heap, max_take)), expected);
+        if heap % period != 0 {
+            assert_eq!(info.best_move(), Some(&(heap % period)), "heap {heap}");
         }
+        // Proven results stop the deepening at the mate distance (with
+        // reductions, the shortest mate may be proven only deeper).
+        let Some(Score::Mate(n)) = info.score() else {
+            unreachable!()
+        };
+        if full_width {
+            assert_eq!(info.depth, n.unsigned_abs(), "heap {heap} max {max_take}");
+        } else {
+            assert!(info.depth >= n.unsigned_abs(), "heap {heap} max {max_take}");
+        }
+        assert!(!info.stopped);
+        let pv = &info.lines[0].moves;
+        assert_eq!(pv.len() as u32, n.unsigned_abs(), "whole line to the end");
+        assert!(replays(&pos, pv));
     }
 }
 
@@ -138,7 +163,7 @@ fn multipv_lines_match_minimax() {
             multipv: k,
             ..Limits::default()
         };
-        let info = run(&pos, &limits);
+        let info = run_full_width(&pos, &limits);
         let reference = root_values(&pos, depth);
         assert_eq!(info.lines.len(), k.min(reference.len()));
         let firsts: Vec<u8> = info.lines.iter().map(|l| l.moves[0]).collect();
@@ -224,7 +249,7 @@ fn stop_flag_set_before_search_returns_a_legal_move() {
 fn unbounded_search_runs_until_stopped() {
     let stop = AtomicBool::new(false);
     let mut calls = 0;
-    let info = AlphaBeta::new(1, Toy).search(
+    let info = AlphaBeta::new(1, Toy).without_reductions().search(
         &Played::new(TicTacToe::empty()),
         &Limits::default(),
         &stop,
@@ -297,10 +322,12 @@ fn interrupted_iteration_keeps_a_sound_result() {
             ..Limits::default()
         };
         let mut last = None;
-        let info =
-            AlphaBeta::new(1, Toy).search(&Played::new(pos.clone()), &limits, &stop, &mut |i| {
-                last = Some(i.clone())
-            });
+        let info = AlphaBeta::new(1, Toy).without_reductions().search(
+            &Played::new(pos.clone()),
+            &limits,
+            &stop,
+            &mut |i| last = Some(i.clone()),
+        );
         let last = last.expect("depth 1 always completes");
         assert!(info.stopped);
         assert_eq!(info.depth, last.depth);
@@ -399,7 +426,7 @@ proptest! {
     #[test]
     fn fixed_depth_value_equals_minimax(seed in any::<u64>(), plies in 0u32..7, depth in 1u32..6) {
         let pos = random_tictactoe(seed, plies);
-        let info = run(&pos, &at_depth(depth));
+        let info = run_full_width(&pos, &at_depth(depth));
         let reference = root_values(&pos, depth);
         let best = info.best_move().copied().unwrap();
         let best_value = reference.iter().find(|(m, _)| *m == best).unwrap().1;
@@ -417,7 +444,7 @@ proptest! {
     ) {
         let pos = random_board(4, seed, plies);
         let limits = Limits { depth: Some(depth), multipv: k, ..Limits::default() };
-        let info = run(&pos, &limits);
+        let info = run_full_width(&pos, &limits);
         let reference = root_values(&pos, depth);
         prop_assert_eq!(info.lines.len(), k.min(reference.len()));
         for (i, line) in info.lines.iter().enumerate() {
@@ -490,4 +517,24 @@ fn parallel_search_keeps_the_node_budget() {
             .play(info.best_move().unwrap())
             .is_ok());
     }
+}
+
+/// Late-move reductions search fewer nodes to the same depth than the full
+/// width, and agree on the proven result of a solved position.
+#[test]
+fn reductions_shrink_the_tree() {
+    let pos = TicTacToe::parse("X....O..........");
+    let reduced = run(&pos, &at_depth(6));
+    let full = run_full_width(&pos, &at_depth(6));
+    assert!(
+        reduced.nodes < full.nodes,
+        "{} nodes with reductions, {} without",
+        reduced.nodes,
+        full.nodes
+    );
+    let fork = TicTacToe::parse("X.O.O...X");
+    assert_eq!(
+        run(&fork, &at_depth(9)).score(),
+        run_full_width(&fork, &at_depth(9)).score()
+    );
 }
