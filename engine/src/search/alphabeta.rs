@@ -589,7 +589,9 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         // rest sorted only when the search gets that far.
         let before = |a: &(i32, usize), b: &(i32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
 
-        let threatened = self.evaluator.must_answer(pos);
+        // Reductions apply deep enough, and not when a threat must be answered.
+        let may_reduce =
+            self.reductions && depth >= LMR_MIN_DEPTH && !self.evaluator.must_answer(pos);
         let mut best = -INF;
         let mut best_idx = usize::MAX;
         for n in 0..order.len() {
@@ -604,10 +606,8 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             let idx = order[n].1;
             let child = pos.play_unchecked(&moves[idx]);
             self.w.path.enter(pos, &child);
-            let reduction = if n >= LMR_FIRST_MOVE
-                && depth >= LMR_MIN_DEPTH
-                && self.reductions
-                && !threatened
+            let reduction = if may_reduce
+                && n >= LMR_FIRST_MOVE
                 && is_quiet(order[n].0)
                 && !self.evaluator.must_answer(&child)
             {

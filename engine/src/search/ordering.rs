@@ -18,6 +18,7 @@ const KILLER_SCORE: i32 = 1 << 30;
 pub(crate) fn hinted(hint: i32) -> i32 {
     KILLER_SCORE + 2 + hint.min(HISTORY_MAX)
 }
+
 /// Whether an ordering key is a quiet move's: neither the hash move, nor
 /// hinted, nor a killer (only history orders it).
 pub(crate) fn is_quiet(key: i32) -> bool {
