@@ -46,10 +46,10 @@ PLAYOUTS = PERFECT + [("schotten-totten", "classic")]
 # Ludii's uniformly random games per second on a quiet 2-core machine (issue 15).
 LUDII = {("tablut", "linnaeus"): (831, 961), ("almatafl", "standard"): (408, 460)}
 SEARCHES = [
-    ("tablut", "ashton", 7),
-    ("tablut", "linnaeus", 6),
+    ("tablut", "ashton", 8),
+    ("tablut", "linnaeus", 7),
     ("almatafl", "standard", 6),
-    ("tartan", "standard", 7),
+    ("tartan", "standard", 10),
 ]
 
 
