@@ -10,7 +10,12 @@
 //!   once per move: the template's words with `{game}`, `{variant}`,
 //!   `{position}` and `{movetime}` replaced; its last line of output is the
 //!   move, as `bestmove MOVE` or a JSON object with a `"move"` field (what
-//!   `caber best --json` prints).
+//!   `caber best --json` prints). An engine still running after twice the
+//!   movetime plus 10 s is killed and its game reported as an error, so a
+//!   hung engine cannot hang the match.
+
+use std::process::Output;
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use caber_service::proto;
@@ -149,11 +154,9 @@ impl Player {
                             .replace("{movetime}", &movetime.to_string())
                     })
                     .collect();
-                let out = tokio::process::Command::new(&words[0])
-                    .args(&words[1..])
-                    .output()
+                let out = run_command(&words, command_deadline(*movetime))
                     .await
-                    .with_context(|| format!("{}: cannot run {:?}", self.spec, words[0]))?;
+                    .with_context(|| self.spec.clone())?;
                 let printed = String::from_utf8_lossy(&out.stdout);
                 let last = printed
                     .lines()
@@ -171,6 +174,28 @@ impl Player {
                 move_of(last).with_context(|| format!("{}: no move in {last:?}", self.spec))
             }
         }
+    }
+}
+
+/// How long a `cmd=` engine may take for one move: twice its movetime, plus
+/// 10 s for starting a process on a loaded machine.
+fn command_deadline(movetime: u32) -> Duration {
+    Duration::from_millis(2 * u64::from(movetime) + 10_000)
+}
+
+/// Runs an engine command to its end, or kills it at `deadline`.
+async fn run_command(words: &[String], deadline: Duration) -> anyhow::Result<Output> {
+    let run = tokio::process::Command::new(&words[0])
+        .args(&words[1..])
+        .kill_on_drop(true)
+        .output();
+    match tokio::time::timeout(deadline, run).await {
+        Ok(out) => out.with_context(|| format!("cannot run {:?}", words[0])),
+        Err(_) => bail!(
+            "{:?} gave no move within {:.1} s and was killed",
+            words[0],
+            deadline.as_secs_f64()
+        ),
     }
 }
 
@@ -270,6 +295,39 @@ mod tests {
         ] {
             assert!(parse(bad, 100, 1).is_err(), "{bad}");
         }
+    }
+
+    #[tokio::test]
+    async fn an_engine_past_its_deadline_is_killed() {
+        // A duration no other process is likely to sleep, to find it by.
+        let words = ["sleep".to_string(), "31.4159".to_string()];
+        let started = std::time::Instant::now();
+        let err = run_command(&words, Duration::from_millis(200))
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("gave no move within 0.2 s"),
+            "{err}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(20));
+        let running = || {
+            std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
+                let cmdline = std::fs::read(p.path().join("cmdline")).unwrap_or_default();
+                let status = std::fs::read_to_string(p.path().join("status")).unwrap_or_default();
+                cmdline == b"sleep\x0031.4159\x00" && !status.contains("State:\tZ")
+            })
+        };
+        for _ in 0..100 {
+            if !running() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(!running(), "the engine still runs");
+        let echo = ["echo".to_string(), "bestmove e4-e5".to_string()];
+        let out = run_command(&echo, Duration::from_secs(20)).await.unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "bestmove e4-e5\n");
+        assert_eq!(command_deadline(1000), Duration::from_secs(12));
     }
 
     #[test]
