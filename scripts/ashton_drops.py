@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
-"""Counts the soldiers white leaves en prise in ashton: in the four games of
-issue 15, or in the records of a match.
+"""Counts the soldiers white leaves en prise in ashton in the four games of
+issue 15.
 
     cargo build --release -p caber-cli --bin caber
     python3 scripts/ashton_drops.py [--binary PATH] [--depth 5 | --movetime MS]
-    python3 scripts/ashton_drops.py --records DIR [--white NAME]
 
 Without --records: for every position of the issue's four games (Caber as
 white, moves from the start) where white is to move, asks the engine for its
@@ -14,17 +13,14 @@ which white has no capture of its own. Prints each game's drops and the
 total, so that two builds (`--binary`) can be compared on the same positions;
 deterministic at a fixed depth.
 
-With --records: replays each ashton record of a match (`caber match
---records DIR`) whose white player (the record's `Second`: black is a
-Tablut game's first player, although white moves first) contains NAME, and
-counts white's moves and the white soldiers black's very next move captured.
+For the games of a match, the engine example `ashton_drops` counts the
+soldiers white lost to black's next move and which of those losses another
+move would have avoided.
 """
 
 import argparse
-import glob
 import json
 import os
-import re
 import subprocess
 import sys
 
@@ -76,50 +72,13 @@ def drop(binary, moves):
     return None
 
 
-def record_losses(binary, path, white):
-    """(white moves, white soldiers lost to black's next move) of one record,
-    or None unless it is an ashton game with `white` in its white player."""
-    text = open(path).read()
-    header = dict(re.findall(r'^\[(\w+) "(.*)"\]$', text, re.M))
-    if header.get("Variant") != "ashton" or white not in header.get("Second", ""):
-        return None
-    position = header.get("Start")
-    moves, lost = 0, 0
-    for move in re.findall(r"^\d+\. (\S+)$", text, re.M):
-        applied = caber(binary, [], "apply", move, position=position)
-        position = applied["position"]["position"]
-        if applied["position"]["side_to_move"] == "white":
-            # Black just moved: count the soldiers it took.
-            lost += sum(len(e["cells"]) for e in applied["events"] if e["kind"] == "capture")
-        else:
-            moves += 1
-    return moves, lost
-
-
-def main_records(args):
-    total_moves = total_lost = 0
-    for path in sorted(glob.glob(os.path.join(args.records, "*.record"))):
-        counted = record_losses(args.binary, path, args.white)
-        if counted is None:
-            continue
-        moves, lost = counted
-        print(f"{os.path.basename(path)}: {lost} soldiers lost to black's next move in {moves} white moves")
-        total_moves += moves
-        total_lost += lost
-    print(f"total: {total_lost} in {total_moves} white moves")
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "caber"))
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--depth", type=int, default=5)
     budget.add_argument("--movetime", type=int)
-    parser.add_argument("--records", help="a match's record directory instead of the issue's games")
-    parser.add_argument("--white", default="", help="with --records: only games whose white player contains this")
     args = parser.parse_args()
-    if args.records:
-        return main_records(args)
     limit = ["--movetime", str(args.movetime)] if args.movetime else ["--depth", str(args.depth)]
 
     total_turns = total_drops = 0

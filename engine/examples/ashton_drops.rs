@@ -1,0 +1,127 @@
+//! White's soldiers lost to black's very next move in the `ashton` games of
+//! a match (`caber match --records DIR`), and how many of those losses white
+//! could have avoided: another legal move would have left black no capture
+//! at all.
+//!
+//! ```text
+//! cargo run --release -p caber-engine --example ashton_drops -- DIR [NAME]
+//! ```
+//!
+//! With NAME, only the games whose white player (the record's `Second` tag:
+//! black is a Tablut game's first player, although white moves first)
+//! contains it. Prints one line per game and the totals.
+
+use std::path::Path;
+
+use caber_engine::record::GameRecord;
+use caber_engine::tablut::{Move, Piece, Tablut, Variant};
+use caber_engine::{Played, Player};
+
+/// One game's counts.
+#[derive(Default)]
+struct Counts {
+    /// White's moves.
+    moves: usize,
+    /// White soldiers black's next move captured.
+    lost: usize,
+    /// White's moves after which black captured.
+    losing_moves: usize,
+    /// Of those, the moves that had an alternative leaving black no capture.
+    avoidable: usize,
+}
+
+fn white_soldiers(p: &Played<Tablut>) -> usize {
+    p.position()
+        .pieces()
+        .filter(|&(_, piece)| piece == Piece::White)
+        .count()
+}
+
+fn legal(p: &Played<Tablut>) -> Vec<Move> {
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    moves
+}
+
+/// Whether black, to move in `p`, has a move capturing a white soldier.
+fn black_can_capture(p: &Played<Tablut>) -> bool {
+    let before = white_soldiers(p);
+    p.outcome().is_none()
+        && legal(p)
+            .iter()
+            .any(|mv| white_soldiers(&p.play_unchecked(mv)) < before)
+}
+
+/// Replays one record; `None` if it is not an `ashton` game of `white`.
+fn count(record: &GameRecord, white: &str) -> Result<Option<Counts>, String> {
+    if record.game() != "tablut"
+        || record.tag("Variant") != Some("ashton")
+        || !record.tag("Second").unwrap_or_default().contains(white)
+    {
+        return Ok(None);
+    }
+    let mut p = match record.tag("Start") {
+        Some(text) => Played::from_notation(Variant::Ashton, text).map_err(|e| e.to_string())?,
+        None => Played::start(Variant::Ashton, 0),
+    };
+    let mut counts = Counts::default();
+    let mut last_avoidable = false;
+    for recorded in &record.moves {
+        let mv = p.parse_move(&recorded.text).map_err(|e| e.to_string())?;
+        let mv = p.check(&mv).map_err(|e| e.to_string())?;
+        let next = p.play_unchecked(&mv);
+        if p.side_to_move() == Player::Two {
+            counts.moves += 1;
+            last_avoidable = black_can_capture(&next)
+                && legal(&p)
+                    .iter()
+                    .any(|alt| !black_can_capture(&p.play_unchecked(alt)));
+        } else {
+            let lost = white_soldiers(&p) - white_soldiers(&next);
+            if lost > 0 {
+                counts.lost += lost;
+                counts.losing_moves += 1;
+                counts.avoidable += usize::from(last_avoidable);
+            }
+        }
+        p = next;
+    }
+    Ok(Some(counts))
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(dir) = args.first() else {
+        return Err("usage: ashton_drops DIR [NAME]".into());
+    };
+    let white = args.get(1).map_or("", String::as_str);
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{dir}: {e}"))?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "record"))
+        .collect();
+    paths.sort();
+    let mut total = Counts::default();
+    for path in &paths {
+        let name = path.file_name().map(Path::new).unwrap_or(path).display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+        let record = GameRecord::parse(&text).map_err(|e| format!("{name}: {e}"))?;
+        let Some(c) = count(&record, white).map_err(|e| format!("{name}: {e}"))? else {
+            continue;
+        };
+        println!(
+            "{name}: {} soldiers lost to black's next move in {} white moves; {} of the {} losing moves avoidable",
+            c.lost, c.moves, c.avoidable, c.losing_moves
+        );
+        total.moves += c.moves;
+        total.lost += c.lost;
+        total.losing_moves += c.losing_moves;
+        total.avoidable += c.avoidable;
+    }
+    println!(
+        "total: {} soldiers lost in {} white moves, on {} of them; {} of those {} avoidable (another move left black no capture)",
+        total.lost, total.moves, total.losing_moves, total.avoidable, total.losing_moves
+    );
+    Ok(())
+}
