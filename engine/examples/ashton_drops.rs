@@ -11,8 +11,6 @@
 //! black is a Tablut game's first player, although white moves first)
 //! contains it. Prints one line per game and the totals.
 
-use std::path::Path;
-
 use caber_engine::record::GameRecord;
 use caber_engine::tablut::{Move, Piece, Tablut, Variant};
 use caber_engine::{Played, Player};
@@ -104,7 +102,7 @@ fn main() -> Result<(), String> {
     paths.sort();
     let mut total = Counts::default();
     for path in &paths {
-        let name = path.file_name().map(Path::new).unwrap_or(path).display();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
         let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
         let record = GameRecord::parse(&text).map_err(|e| format!("{name}: {e}"))?;
         let Some(c) = count(&record, white).map_err(|e| format!("{name}: {e}"))? else {
