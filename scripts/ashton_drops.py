@@ -5,7 +5,7 @@ issue 15.
     cargo build --release -p caber-cli --bin caber
     python3 scripts/ashton_drops.py [--binary PATH] [--depth 5 | --movetime MS]
 
-Without --records: for every position of the issue's four games (Caber as
+For every position of the issue's four games (Caber as
 white, moves from the start) where white is to move, asks the engine for its
 move (`best --depth D` or `--movetime MS`) and then looks at black's replies:
 a turn counts as a drop when black has a move capturing a white soldier after
@@ -43,11 +43,9 @@ GAMES = [
 ]
 
 
-def caber(binary, moves, *args, position=None):
-    """Runs `caber --variant ashton [--position P] --moves MOVES ARGS --json`; returns its JSON."""
+def caber(binary, moves, *args):
+    """Runs `caber --variant ashton --moves MOVES ARGS --json`; returns its JSON."""
     command = [binary, "--game", "tablut", "--variant", "ashton", "--moves", " ".join(moves), "--json"]
-    if position:
-        command += ["--position", position]
     done = subprocess.run(command + list(args), capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
