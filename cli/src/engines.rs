@@ -5,7 +5,9 @@
 //!   searcher: uniformly random playouts, exploration sqrt 2);
 //! - a searcher of the game by name (`alphabeta`, `mcts`, `ismcts`,
 //!   `greedy`, see `caber games`; `default`: the game's default), with
-//!   options `:depth=N,nodes=N,movetime=MS,threads=N`;
+//!   options `:depth=N,nodes=N,movetime=MS,threads=N` and evaluation
+//!   weights by name, `NAME=VALUE` (`caber games` lists each searcher's,
+//!   e.g. `alphabeta:white_soldier=200`);
 //! - `cmd=TEMPLATE`: another engine, such as an earlier `caber` binary, run
 //!   once per move: the template's words with `{game}`, `{variant}`,
 //!   `{position}` and `{movetime}` replaced; its last line of output is the
@@ -87,14 +89,20 @@ pub fn parse(spec: &str, movetime: u32, threads: u32) -> anyhow::Result<Player> 
                     .parse::<u64>()
                     .with_context(|| format!("engine {spec:?}: {key}={value:?} is not a number"))
             };
+            let weight = || {
+                value.parse::<i32>().with_context(|| {
+                    format!("engine {spec:?}: weight {key}={value:?} is not an integer")
+                })
+            };
             match key {
                 "depth" => limits.depth = u32::try_from(number()?)?,
                 "nodes" => limits.nodes = number()?,
                 "movetime" => limits.movetime_ms = u32::try_from(number()?)?,
                 "threads" => limits.threads = u32::try_from(number()?)?,
-                _ => bail!(
-                    "engine {spec:?}: unknown option {key:?} (depth, nodes, movetime, threads)"
-                ),
+                // The service checks the weight's name against the searcher's.
+                name => {
+                    limits.weights.insert(name.to_string(), weight()?);
+                }
             }
         }
         if limits.depth == 0 && limits.nodes == 0 && limits.movetime_ms == 0 {
@@ -112,6 +120,33 @@ pub fn parse(spec: &str, movetime: u32, threads: u32) -> anyhow::Result<Player> 
 }
 
 impl Player {
+    /// Refuses, before a match starts, a searcher spec the service refuses
+    /// (an unknown searcher or weight, a depth limit MCTS cannot keep): a
+    /// one-node search of `position`, the match's start.
+    pub async fn check(
+        &self,
+        client: &mut Client,
+        position: &proto::Position,
+    ) -> anyhow::Result<()> {
+        let Engine::Searcher { name, limits } = &self.engine else {
+            return Ok(());
+        };
+        client
+            .best_move(proto::BestMoveRequest {
+                position: Some(position.clone()),
+                limits: Some(proto::Limits {
+                    nodes: 1,
+                    movetime_ms: 0,
+                    ..limits.clone()
+                }),
+                searcher: name.clone(),
+            })
+            .await
+            .map_err(status)
+            .with_context(|| format!("engine {:?}", self.spec))?;
+        Ok(())
+    }
+
     /// This player's move in `position` (`text` its text notation).
     pub async fn choose(
         &self,
@@ -128,7 +163,7 @@ impl Player {
             Engine::Searcher { name, limits } => {
                 let limits = proto::Limits {
                     seed: rng.random(),
-                    ..*limits
+                    ..limits.clone()
                 };
                 let reply = client
                     .best_move(proto::BestMoveRequest {
@@ -265,6 +300,23 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        let weighted = parse(
+            "alphabeta:depth=3,white_soldier=200,king_distance=-5",
+            250,
+            1,
+        )
+        .unwrap();
+        match weighted.engine {
+            Engine::Searcher { limits, .. } => {
+                let mut weights: Vec<_> = limits.weights.into_iter().collect();
+                weights.sort();
+                assert_eq!(
+                    weights,
+                    [("king_distance".into(), -5), ("white_soldier".into(), 200)]
+                );
+            }
+            other => panic!("{other:?}"),
+        }
         let own = parse("alphabeta:threads=3", 250, 2).unwrap();
         match own.engine {
             Engine::Searcher { limits, .. } => {
@@ -289,7 +341,8 @@ mod tests {
         for bad in [
             "alphabeta:depth",
             "alphabeta:depth=x",
-            "alphabeta:speed=3",
+            "alphabeta:white_soldier=x",
+            "alphabeta:white_soldier=99999999999",
             "cmd=",
             ":depth=3",
         ] {

@@ -97,6 +97,11 @@ pub struct SearchArgs {
     /// The searcher (see `caber games`; default: the game's best).
     #[arg(long, default_value = "")]
     pub searcher: String,
+    /// An evaluation weight in place of its default (repeatable; `caber
+    /// games` lists each searcher's); `eval` without limits or searcher uses
+    /// them in the static evaluation.
+    #[arg(long = "weight", value_name = "NAME=VALUE", value_parser = parse_weight)]
+    pub weights: Vec<(String, i32)>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -440,6 +445,18 @@ async fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `--weight NAME=VALUE`.
+fn parse_weight(text: &str) -> Result<(String, i32), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: expected NAME=VALUE such as white_soldier=200"))?;
+    let value = value
+        .trim()
+        .parse::<i32>()
+        .map_err(|_| format!("{value:?} is not an integer"))?;
+    Ok((name.trim().to_string(), value))
 }
 
 /// `--sprt ELO0,ELO1`.

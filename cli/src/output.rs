@@ -152,6 +152,29 @@ fn listed<'a>(names: impl Iterator<Item = (&'a str, bool)>) -> String {
         .join(", ")
 }
 
+/// The searchers' evaluation weights as `name=default` lists, one per
+/// distinct list, with the searchers that take it.
+fn weight_groups(searchers: &[proto::SearcherInfo]) -> Vec<(String, String)> {
+    let mut groups: Vec<(Vec<&str>, &[proto::Weight])> = Vec::new();
+    for s in searchers.iter().filter(|s| !s.weights.is_empty()) {
+        match groups.iter_mut().find(|(_, w)| *w == s.weights.as_slice()) {
+            Some((names, _)) => names.push(&s.name),
+            None => groups.push((vec![&s.name], &s.weights)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(names, weights)| {
+            let listed = weights
+                .iter()
+                .map(|w| format!("{}={}", w.name, w.default_value))
+                .collect::<Vec<_>>()
+                .join(", ");
+            (names.join(", "), listed)
+        })
+        .collect()
+}
+
 /// `games`.
 pub fn games(games: &[proto::GameInfo], as_json: bool) {
     if as_json {
@@ -165,6 +188,11 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
                     "players": g.players,
                     "searchers": g.searchers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
                     "default_searcher": g.searchers.iter().find(|s| s.is_default).map(|s| s.name.as_str()),
+                    "weights": g.searchers.iter().map(|s| {
+                        let weights: serde_json::Map<String, Json> =
+                            s.weights.iter().map(|w| (w.name.clone(), json!(w.default_value))).collect();
+                        (s.name.clone(), Json::Object(weights))
+                    }).collect::<serde_json::Map<String, Json>>(),
                     "position_help": g.position_notation_help,
                     "move_help": g.move_notation_help,
                 })
@@ -179,6 +207,9 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
         out!("  variants: {variants}");
         out!("  players: {}", g.players.join(", "));
         out!("  searchers: {searchers}");
+        for (names, weights) in weight_groups(&g.searchers) {
+            out!("  weights of {names}: {weights}");
+        }
         out!("  positions: {}", g.position_notation_help);
         out!("  moves: {}", g.move_notation_help);
     }

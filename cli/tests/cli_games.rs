@@ -188,9 +188,24 @@ fn match_plays_both_seats_and_writes_records() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("no game was played") && err.contains("unknown searcher"),
+        err.contains("engine \"ismcts\"") && err.contains("unknown searcher"),
         "{err}"
     );
+    // An engine that never answers: every game fails, and the match says so.
+    let out = caber(&[
+        "--game",
+        "tablut",
+        "match",
+        "--games",
+        "2",
+        "--a",
+        "cmd=false",
+        "--records",
+        records,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no game was played"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -144,14 +144,14 @@ fn main() {
         let pos = start::<Tablut>(v);
         row(
             &format!("tablut {v} alpha-beta depth 5"),
-            rate(|| searched(&pos, tablut::Evaluation, 5)),
+            rate(|| searched(&pos, tablut::Evaluation::default(), 5)),
             "nodes",
         );
     }
     let pos = start::<AlmaTafl>("");
     row(
         "almatafl alpha-beta depth 4",
-        rate(|| searched(&pos, almatafl::Evaluation, 4)),
+        rate(|| searched(&pos, almatafl::Evaluation::default(), 4)),
         "nodes",
     );
     let cases = 200_000;

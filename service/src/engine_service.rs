@@ -16,7 +16,7 @@ use tonic::{Request, Response, Status};
 
 use crate::call_layer::note_game;
 use crate::convert;
-use crate::games::{self, MatchRequest};
+use crate::games::{self, MatchRequest, SearcherChoice};
 use crate::proto;
 use crate::proto::game_engine_server::GameEngine;
 use crate::review;
@@ -128,13 +128,18 @@ impl GameEngine for EngineService {
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
+        let searcher = SearcherChoice::of(&r.searcher, r.limits.as_ref());
         if requested.is_none() && r.searcher.trim().is_empty() {
             return Ok(Response::new(proto::EvaluateResponse {
-                score: Some(game.evaluate(position)?),
+                score: Some(game.evaluate(position, &searcher.weights)?),
                 stats: None,
             }));
         }
-        let search = game.search(position, &r.searcher, requested.as_ref())?;
+        let search = game.search(
+            position,
+            &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
+            requested.as_ref(),
+        )?;
         let plan = self.runner.plan(requested, timeout);
         let stop = Arc::new(AtomicBool::new(false));
         let finished = self.runner.search(search, plan, stop, |_| {}).await?;
@@ -157,7 +162,11 @@ impl GameEngine for EngineService {
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
-        let search = game.search(position, &r.searcher, requested.as_ref())?;
+        let search = game.search(
+            position,
+            &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
+            requested.as_ref(),
+        )?;
         let plan = self.runner.plan(requested, timeout);
         let stop = Arc::new(AtomicBool::new(false));
         let Finished { searched, notes } = self.runner.search(search, plan, stop, |_| {}).await?;
@@ -185,7 +194,11 @@ impl GameEngine for EngineService {
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
-        let search = game.search(position, &r.searcher, requested.as_ref())?;
+        let search = game.search(
+            position,
+            &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
+            requested.as_ref(),
+        )?;
         let mut plan = self.runner.plan(requested, timeout);
         plan.limits.multipv = r.multipv.max(1) as usize;
         plan.limits.report_every = Some(match r.report_interval_ms {
@@ -284,13 +297,14 @@ impl GameEngine for EngineService {
         let r = request.into_inner();
         let replayed = review::replay(&r.record)?;
         let requested = convert::limits(r.limits.as_ref());
-        replayed.check_search(&r.searcher, requested.as_ref())?;
+        let searcher = SearcherChoice::of(&r.searcher, r.limits.as_ref());
+        replayed.check_search(&searcher, requested.as_ref())?;
         let plan = self.runner.plan(requested, None);
         let (tx, rx) = mpsc::channel(ANALYZE_BUFFER);
         let runner = self.runner.clone();
         tokio::spawn(async move {
             let errors = tx.clone();
-            let reviewing = review::review(&runner, replayed, &r.searcher, plan.limits, tx);
+            let reviewing = review::review(&runner, replayed, &searcher, plan.limits, tx);
             // The client going away drops the review, which stops its searches.
             let result = tokio::select! {
                 result = reviewing => result,

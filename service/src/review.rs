@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use tonic::Status;
 
 use crate::convert;
-use crate::games::{self, Game, Searched};
+use crate::games::{self, Game, Searched, SearcherChoice};
 use crate::proto;
 use crate::search_runner::{SearchRunner, StopOnDrop};
 
@@ -39,7 +39,11 @@ pub struct Replayed {
 impl Replayed {
     /// Refuses, before any search starts, a searcher the game lacks or
     /// limits it cannot keep.
-    pub fn check_search(&self, searcher: &str, limits: Option<&Limits>) -> Result<(), Status> {
+    pub fn check_search(
+        &self,
+        searcher: &SearcherChoice,
+        limits: Option<&Limits>,
+    ) -> Result<(), Status> {
         match self.positions.first().and_then(|p| p.position.as_ref()) {
             Some(start) => self.game.search(start, searcher, limits).map(drop),
             None => Ok(()),
@@ -254,7 +258,7 @@ fn judgement_message(j: Judgement) -> proto::Judgement {
 pub async fn review(
     runner: &SearchRunner,
     replayed: Replayed,
-    searcher: &str,
+    searcher: &SearcherChoice,
     limits: Limits,
     tx: mpsc::Sender<Result<proto::ReviewUpdate, Status>>,
 ) -> Result<(), Status> {
@@ -270,7 +274,7 @@ pub async fn review(
     let (found_tx, mut found) = mpsc::channel::<Result<Found, Status>>(4);
     let work = {
         let (stop, positions, played) = (stop.clone(), positions.clone(), played.clone());
-        let searcher = searcher.to_string();
+        let searcher = searcher.clone();
         move || {
             let search = |report: &proto::PositionReport| -> Result<Option<Searched>, Status> {
                 if report.outcome.is_some() {

@@ -274,6 +274,17 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 movetime_ms: 5,
                 seed: 1,
                 threads: 2,
+                ..Default::default()
+            });
+            // Weights of every game's evaluations, some out of range.
+            let weighted = Some(proto::Limits {
+                weights: [
+                    ("white_soldier".to_string(), 200),
+                    ("mobility".to_string(), -10_001),
+                    ("token".to_string(), 10_000),
+                ]
+                .into(),
+                ..limits.clone().unwrap()
             });
             for p in positions {
                 let p = Some(p);
@@ -298,7 +309,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     proto::EvaluateRequest {
                         searcher: String::new(),
                         position: p.clone(),
-                        limits,
+                        limits: limits.clone(),
                     }
                     .encode_to_vec(),
                 ));
@@ -307,7 +318,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     proto::BestMoveRequest {
                         searcher: String::new(),
                         position: p.clone(),
-                        limits,
+                        limits: limits.clone(),
                     }
                     .encode_to_vec(),
                 ));
@@ -316,7 +327,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     proto::AnalyzeRequest {
                         searcher: String::new(),
                         position: p.clone(),
-                        limits,
+                        limits: weighted.clone(),
                         multipv: 2,
                         report_interval_ms: 1,
                     }
@@ -373,7 +384,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     9,
                     proto::ReviewRequest {
                         record,
-                        limits,
+                        limits: limits.clone(),
                         searcher: String::new(),
                     }
                     .encode_to_vec(),

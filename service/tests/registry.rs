@@ -331,14 +331,14 @@ async fn finished_games_follow_one_rule(
     );
     over(
         service
-            .evaluate(Request::new(evaluate(limits)))
+            .evaluate(Request::new(evaluate(limits.clone())))
             .await
             .unwrap_err(),
         "Evaluate searched",
     );
     let best = proto::BestMoveRequest {
         position: p.clone(),
-        limits,
+        limits: limits.clone(),
         searcher: String::new(),
     };
     over(

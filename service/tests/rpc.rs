@@ -288,7 +288,7 @@ async fn evaluate_static_and_searched() {
         .unwrap()
         .into_inner();
     assert!(reply.stats.is_none(), "static: no search");
-    let engine = ashton_start().static_evaluation();
+    let engine = ashton_start().static_evaluation(&[]);
     let score = reply.score.unwrap();
     assert_eq!(score.value, Some(proto::score::Value::Centi(engine)));
     let expected = caber_engine::search::Score::Centi(engine).win_probability();
@@ -849,4 +849,153 @@ async fn a_long_reply_arrives_whole() {
 /// The Ashton start, read by the engine itself.
 fn ashton_start() -> Played<Tablut> {
     Tablut::read(Variant::Ashton, &format!("{START_BOARD} w -")).unwrap()
+}
+
+fn weights(pairs: &[(&str, i32)]) -> std::collections::HashMap<String, i32> {
+    pairs.iter().map(|&(k, v)| (k.to_string(), v)).collect()
+}
+
+#[tokio::test]
+async fn list_games_tells_each_searchers_weights() {
+    let (mut client, _) = start().await;
+    let games = client
+        .list_games(proto::ListGamesRequest {})
+        .await
+        .unwrap()
+        .into_inner()
+        .games;
+    let tablut = games.iter().find(|g| g.name == "tablut").unwrap();
+    let alphabeta = tablut
+        .searchers
+        .iter()
+        .find(|s| s.name == "alphabeta")
+        .unwrap();
+    let white = alphabeta.weights.iter().find(|w| w.name == "white_soldier");
+    assert_eq!(white.map(|w| w.default_value), Some(180));
+    let st = games.iter().find(|g| g.name == "schotten-totten").unwrap();
+    assert!(st.searchers.iter().all(|s| s.weights.is_empty()));
+}
+
+/// Ashton's start, white to move, no soldier hangs: one more centi-unit per
+/// white soldier (8) moves the static evaluation by 8, one less per black
+/// soldier (16) by 16 more.
+#[tokio::test]
+async fn evaluate_sets_weights() {
+    let (mut client, _) = start().await;
+    let position = text_position("ashton", &format!("{START_BOARD} w -"));
+    let static_with = |w: &[(&str, i32)]| {
+        let request = proto::EvaluateRequest {
+            position: Some(position.clone()),
+            limits: Some(proto::Limits {
+                weights: weights(w),
+                ..Default::default()
+            }),
+            searcher: String::new(),
+        };
+        let mut client = client.clone();
+        async move {
+            let reply = client.evaluate(request).await.unwrap().into_inner();
+            assert!(reply.stats.is_none(), "weights alone: static");
+            match reply.score.unwrap().value {
+                Some(proto::score::Value::Centi(c)) => c,
+                other => panic!("{other:?}"),
+            }
+        }
+    };
+    let base = static_with(&[]).await;
+    assert_eq!(base, ashton_start().static_evaluation(&[]));
+    assert_eq!(static_with(&[("white_soldier", 181)]).await, base + 8);
+    assert_eq!(
+        static_with(&[("white_soldier", 181), ("black_soldier", 99)]).await,
+        base + 24
+    );
+    let r = client
+        .evaluate(proto::EvaluateRequest {
+            position: Some(position.clone()),
+            limits: Some(proto::Limits {
+                weights: weights(&[("white_soldeir", 181)]),
+                ..Default::default()
+            }),
+            searcher: String::new(),
+        })
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "limits.weights: searcher alphabeta: unknown weight \"white_soldeir\" (known: white_soldier,",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn searches_refuse_weights_they_do_not_take() {
+    let (mut client, _) = start().await;
+    let position = text_position("ashton", &format!("{START_BOARD} w -"));
+    let searched = |w: &[(&str, i32)]| proto::BestMoveRequest {
+        position: Some(position.clone()),
+        limits: Some(proto::Limits {
+            depth: 2,
+            weights: weights(w),
+            ..Default::default()
+        }),
+        searcher: String::new(),
+    };
+    let reply = client
+        .best_move(searched(&[
+            ("king_distance", -20),
+            ("soldier_left_hanging", 0),
+        ]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(reply.best_move.is_some());
+    let r = client
+        .best_move(searched(&[("white_soldier", 10_001)]))
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "limits.weights: searcher alphabeta: weight white_soldier=10001 is outside -10000..=10000",
+    )
+    .await;
+    let r = client.best_move(searched(&[("speed", 1)])).await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "limits.weights: searcher alphabeta: unknown weight \"speed\"",
+    )
+    .await;
+    let deal = client
+        .new_game(proto::NewGameRequest {
+            game: "schotten-totten".into(),
+            variant: String::new(),
+            seed: 1,
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .position
+        .unwrap()
+        .position;
+    let r = client
+        .best_move(proto::BestMoveRequest {
+            position: deal,
+            limits: Some(proto::Limits {
+                nodes: 10,
+                weights: weights(&[("stones", 1)]),
+                ..Default::default()
+            }),
+            searcher: String::new(),
+        })
+        .await;
+    assert_refused(
+        &mut client,
+        r,
+        Code::InvalidArgument,
+        "limits.weights: searcher ismcts: unknown weight \"stones\": this searcher takes no weights",
+    )
+    .await;
 }

@@ -106,6 +106,9 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
     } else {
         openings
     };
+    for player in [&a, &b] {
+        player.check(&mut session.client, &start.position).await?;
+    }
     let chance = has_chance(session, &start.position.variant).await?;
     let setup = Setup {
         game: session.common.game.clone(),

@@ -139,6 +139,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                         position: Some(position),
                         limits: Some(proto::Limits {
                             movetime_ms: 300,
+                            weights: args.search.weights.iter().cloned().collect(),
                             ..Default::default()
                         }),
                         searcher: args.search.searcher.clone(),

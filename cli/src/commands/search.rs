@@ -5,15 +5,16 @@ use caber_service::proto;
 use super::{required, status, Session};
 use crate::{output, progress, SearchArgs};
 
-/// The request's limits; `None` when no limit is given.
+/// The request's limits and weights; `None` when neither is given.
 pub fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
-    let any = args.depth > 0 || args.nodes > 0 || args.movetime > 0;
-    any.then_some(proto::Limits {
+    let any = args.depth > 0 || args.nodes > 0 || args.movetime > 0 || !args.weights.is_empty();
+    any.then(|| proto::Limits {
         depth: args.depth,
         nodes: args.nodes,
         movetime_ms: args.movetime,
         seed,
         threads: args.threads,
+        weights: args.weights.iter().cloned().collect(),
     })
 }
 

@@ -8,31 +8,42 @@ use super::board::{geometry, CELLS, NONE};
 use super::movegen::may_land;
 use super::stack::{height, pop, top, DEFENDER, INVADER, KING};
 use super::{AlmaTafl, Move};
-use crate::eval::Evaluator;
+use crate::eval::{weights, Evaluator, Weights};
 use crate::game::Player;
 
-/// Weight of a defender disc on top of a stack.
-const DEFENDER_TOP: i32 = 100;
-/// Weight of an invader on top of a stack.
-const INVADER_TOP: i32 = 40;
-/// Weight of one pseudo-legal step of mobility.
-const MOBILITY: i32 = 3;
-/// Penalty per invader able to bury the King now.
-const BURY_THREAT: i32 = 150;
-/// Bonus when the King needs 1, 2 or 3 turns to escape on the current board.
-const ESCAPE_DISTANCE: [i32; 3] = [400, 150, 50];
-
-/// AlmaTafl's evaluation for the searchers: the King's distance to an escape
-/// spot, invaders able to bury him, discs on top, and mobility.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Evaluation;
+weights! {
+    /// AlmaTafl's evaluation for the searchers: the King's distance to an
+    /// escape spot, invaders able to bury him, discs on top, and mobility.
+    /// Its fields are its weights.
+    pub struct Evaluation {
+        /// A defender disc on top of a stack.
+        defender_top = 100,
+        /// An invader on top of a stack.
+        invader_top = 40,
+        /// One pseudo-legal step of mobility.
+        mobility = 3,
+        /// Per invader able to bury the King now.
+        bury_threat = 150,
+        /// The King one turn from an escape on the current board.
+        escape_in_1 = 400,
+        /// The King two turns from an escape.
+        escape_in_2 = 150,
+        /// The King three turns from an escape.
+        escape_in_3 = 50,
+    }
+}
 
 impl Evaluator<AlmaTafl> for Evaluation {
     const HINTS: bool = true;
+    const WEIGHTS: &'static [(&'static str, i32)] = <Self as Weights>::DEFAULTS;
+
+    fn set_weight(&mut self, name: &str, value: i32) -> bool {
+        self.set(name, value)
+    }
 
     /// Centi-units from the side to move's view.
     fn evaluate(&self, pos: &AlmaTafl) -> i32 {
-        evaluate(pos)
+        evaluate(self, pos)
     }
 
     /// The moves that win at once: the King onto an escape spot, an invader
@@ -56,7 +67,7 @@ impl Evaluator<AlmaTafl> for Evaluation {
     }
 }
 
-fn evaluate(pos: &AlmaTafl) -> i32 {
+fn evaluate(w: &Evaluation, pos: &AlmaTafl) -> i32 {
     let geo = geometry();
     let (mut def_tops, mut inv_tops, mut mobility) = (0, 0, 0);
     for from in 0..CELLS {
@@ -79,11 +90,14 @@ fn evaluate(pos: &AlmaTafl) -> i32 {
             mobility -= moves;
         }
     }
-    let mut v = DEFENDER_TOP * def_tops - INVADER_TOP * inv_tops + MOBILITY * mobility
-        - BURY_THREAT * bury_threats(pos);
-    if let Some(d) = escape_distance(pos, ESCAPE_DISTANCE.len()) {
-        v += ESCAPE_DISTANCE[d - 1];
-    }
+    let mut v = w.defender_top * def_tops - w.invader_top * inv_tops + w.mobility * mobility
+        - w.bury_threat * bury_threats(pos);
+    v += match escape_distance(pos, 3) {
+        Some(1) => w.escape_in_1,
+        Some(2) => w.escape_in_2,
+        Some(3) => w.escape_in_3,
+        _ => 0,
+    };
     match pos.side {
         Player::One => -v,
         Player::Two => v,

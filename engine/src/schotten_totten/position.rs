@@ -190,14 +190,16 @@ static SEARCHERS: [SearcherInfo<View>; 2] = [
         name: "ismcts",
         about: "information-set Monte Carlo tree search over the side to move's view",
         by_depth: false,
-        build: || Box::new(search::searcher()),
+        weights: &[],
+        build: |_| Box::new(search::searcher()),
     },
     SearcherInfo {
         name: "greedy",
         about: "the greedy reference player: claims all it can, plays the troop keeping its best formation",
         // It answers at once, whatever the limits.
         by_depth: true,
-        build: || Box::new(Greedy),
+        weights: &[],
+        build: |_| Box::new(Greedy),
     },
 ];
 
@@ -243,7 +245,7 @@ impl Searchable for Position {
     }
 
     /// Stone difference from the side to move's view (what a view shows).
-    fn static_evaluation(&self) -> i32 {
+    fn static_evaluation(&self, _weights: &[(String, i32)]) -> i32 {
         let b = self.board();
         let me = b.to_move;
         (b.stones_of(me) as i32 - b.stones_of(me.opponent()) as i32) * 100

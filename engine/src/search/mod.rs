@@ -17,7 +17,7 @@
 //! use caber_engine::Played;
 //!
 //! let searcher: Box<dyn Searcher<Played<FullState>>> =
-//!     Box::new(AlphaBeta::new(1, Evaluation));
+//!     Box::new(AlphaBeta::new(1, Evaluation::default()));
 //! ```
 //!
 //! What the side to move knows of it is one (its view), for ISMCTS:
@@ -32,7 +32,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::eval::Evaluator;
+use crate::eval::{check_weights, weighted, Evaluator, WeightError, WeightSettings};
 use crate::game::PerfectInformation;
 use crate::information::InformationSet;
 use crate::playable::Playable;
@@ -67,8 +67,20 @@ pub struct SearcherInfo<R: InformationSet> {
     /// Whether a depth limit ends its search; one without it (MCTS) must be
     /// given nodes or a movetime instead, or it would run to its time cap.
     pub by_depth: bool,
-    /// A fresh searcher.
-    pub build: fn() -> Box<dyn Searcher<R>>,
+    /// The evaluation weights it takes, with their defaults (see
+    /// [`Evaluator::WEIGHTS`]).
+    pub weights: &'static [(&'static str, i32)],
+    /// A fresh searcher with the given weights set; [`SearcherInfo::check`]
+    /// them first (names it does not take are ignored).
+    pub build: fn(&WeightSettings) -> Box<dyn Searcher<R>>,
+}
+
+impl<R: InformationSet> SearcherInfo<R> {
+    /// Whether this searcher takes `weights` (name, value): names among its
+    /// [`SearcherInfo::weights`], values in [`WEIGHT_RANGE`](crate::eval::WEIGHT_RANGE).
+    pub fn check(&self, weights: &[(String, i32)]) -> Result<(), WeightError> {
+        check_weights(self.weights, weights)
+    }
 }
 
 /// A position that can be searched and evaluated: what it is searched from
@@ -84,8 +96,10 @@ pub trait Searchable: Playable {
     /// The searchers of this game, the best first (the default).
     fn searchers() -> &'static [SearcherInfo<Self::Root>];
 
-    /// The static evaluation in centi-units, from the side to move's view.
-    fn static_evaluation(&self) -> i32;
+    /// The static evaluation in centi-units, from the side to move's view:
+    /// the default searcher's, with `weights` set (checked by its
+    /// [`SearcherInfo::check`]).
+    fn static_evaluation(&self, weights: &[(String, i32)]) -> i32;
 }
 
 /// How a perfect-information game is searched: its evaluation and its
@@ -106,10 +120,11 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
             name: "alphabeta",
             about: "iterative-deepening alpha-beta with a transposition table",
             by_depth: true,
-            build: || {
+            weights: <G::Evaluation as Evaluator<G>>::WEIGHTS,
+            build: |weights| {
                 Box::new(alphabeta::AlphaBeta::new(
                     alphabeta::DEFAULT_TT_MB,
-                    G::Evaluation::default(),
+                    weighted::<G, G::Evaluation>(weights),
                 ))
             },
         },
@@ -117,7 +132,8 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
             name: "mcts",
             about: "Monte Carlo tree search (UCT) with uniformly random playouts",
             by_depth: false,
-            build: || Box::new(mcts::Mcts::new(G::Evaluation::default())),
+            weights: <G::Evaluation as Evaluator<G>>::WEIGHTS,
+            build: |weights| Box::new(mcts::Mcts::new(weighted::<G, G::Evaluation>(weights))),
         },
     ]
 }
@@ -134,8 +150,8 @@ impl<G: PerfectSearch> Searchable for Played<G> {
         G::searchers()
     }
 
-    fn static_evaluation(&self) -> i32 {
-        G::Evaluation::default().evaluate(self.position())
+    fn static_evaluation(&self, weights: &[(String, i32)]) -> i32 {
+        weighted::<G, G::Evaluation>(weights).evaluate(self.position())
     }
 }
 

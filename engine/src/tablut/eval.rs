@@ -13,35 +13,9 @@ use super::movegen::{for_each_step_to, reach};
 use super::rules;
 use super::variant::{KingCapture, Rules, Variant, THRONE};
 use super::{Move, Piece, Tablut};
-use crate::eval::Evaluator;
+use crate::eval::{weights, Evaluator, Weights};
 use crate::Game;
 use crate::Player;
-
-const WHITE_SOLDIER: i32 = 180;
-const BLACK_SOLDIER: i32 = 100;
-/// The side to move can capture the king next move.
-const KING_CAPTURE_NEXT: i32 = 1500;
-/// The king could be captured next move, but white is to move.
-const KING_THREATENED: i32 = 120;
-/// Share (in tenths) of a soldier's value the side to move wins when it can
-/// capture one, and the opponent loses when two of its soldiers hang.
-const CAPTURE_NEXT_TENTHS: i32 = 7;
-/// One open line from the king to an escape cell (an immediate threat).
-const ONE_ROUTE: i32 = 180;
-/// Two or more open lines (usually decisive).
-const TWO_ROUTES: i32 = 600;
-/// Per cell the king can reach from which an escape line is open (threat next move).
-const ROUTE_NEXT: i32 = 30;
-const KING_MOBILITY: i32 = 4;
-const KING_DISTANCE: i32 = 10;
-const BLACK_NEXT_TO_KING: i32 = 35;
-const HOSTILE_NEXT_TO_KING: i32 = 15;
-const BLACK_DIAGONAL_TO_KING: i32 = 8;
-const BLACK_ON_GUARD: i32 = 14;
-/// The king one black piece away from being captured.
-const KING_ONE_FROM_CAPTURE: i32 = 90;
-/// The king two black pieces away from being captured.
-const KING_TWO_FROM_CAPTURE: i32 = 25;
 
 /// Cells where black pieces block the way to the escapes.
 const EDGE_GUARDS: CellSet = cells(&["b3", "c2", "g2", "h3", "b7", "c8", "g8", "h7"]);
@@ -49,18 +23,64 @@ const CORNER_GUARDS: CellSet = cells(&[
     "b2", "h2", "b8", "h8", "a2", "b1", "h1", "i2", "a8", "b9", "h9", "i8",
 ]);
 
-/// Tablut's evaluation for the searchers: material, captures possible next
-/// move, the king's escape routes and freedom, black pressure around the king
-/// and on the escape guards.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Evaluation;
+weights! {
+    /// Tablut's evaluation for the searchers: material, captures possible
+    /// next move, the king's escape routes and freedom, black pressure around
+    /// the king and on the escape guards. Its fields are its weights.
+    pub struct Evaluation {
+        /// A white soldier on the board.
+        white_soldier = 180,
+        /// A black soldier on the board.
+        black_soldier = 100,
+        /// The side to move can capture the king next move.
+        king_capture_next = 1500,
+        /// The king could be captured next move, but white is to move.
+        king_threatened = 120,
+        /// Share (in tenths) of a soldier's value the side to move wins when
+        /// it can capture one, and the opponent loses when two of its
+        /// soldiers hang.
+        capture_next_tenths = 7,
+        /// One open line from the king to an escape cell (an immediate threat).
+        one_route = 180,
+        /// Two or more open lines (usually decisive).
+        two_routes = 600,
+        /// Per cell the king can reach from which an escape line is open.
+        route_next = 30,
+        /// Per cell the king can move to.
+        king_mobility = 4,
+        /// Per step the king is from the nearest escape.
+        king_distance = 10,
+        /// A black piece orthogonally next to the king.
+        black_next_to_king = 35,
+        /// An empty throne or camp orthogonally next to the king.
+        hostile_next_to_king = 15,
+        /// A black piece diagonally next to the king.
+        black_diagonal_to_king = 8,
+        /// A black piece on a cell guarding the escapes.
+        black_on_guard = 14,
+        /// The king one black piece away from being captured.
+        king_one_from_capture = 90,
+        /// The king two black pieces away from being captured.
+        king_two_from_capture = 25,
+        /// In `ashton`, what white's root move pays for leaving black a
+        /// soldier capture next move ([`Evaluator::root_penalty`]); off by
+        /// default: at 60 and 180 it halved such avoidable losses but did
+        /// not play better (docs/MEASUREMENTS.md, 2026-12-04).
+        soldier_left_hanging = 0,
+    }
+}
 
 impl Evaluator<Tablut> for Evaluation {
     const HINTS: bool = true;
+    const WEIGHTS: &'static [(&'static str, i32)] = <Self as Weights>::DEFAULTS;
+
+    fn set_weight(&mut self, name: &str, value: i32) -> bool {
+        self.set(name, value)
+    }
 
     /// Centi-units from the side to move's view.
     fn evaluate(&self, pos: &Tablut) -> i32 {
-        let white = white_view(pos);
+        let white = white_view(self, pos);
         if pos.side == Player::Two {
             white
         } else {
@@ -117,6 +137,36 @@ impl Evaluator<Tablut> for Evaluation {
                     .any(|dir| king_ray(pos, rules, kr, kc, dir, |_, _| {}))
             })
     }
+
+    /// In `ashton`, white's moves after which black can capture a soldier:
+    /// white keeps its soldiers unless the search sees more than
+    /// `soldier_left_hanging` to gain by giving one up. (Searched deeper in
+    /// the tree, a heavier white soldier played worse.)
+    fn root_penalty(&self, pos: &Tablut, child: &Tablut) -> i32 {
+        if self.soldier_left_hanging != 0
+            && pos.variant == Variant::Ashton
+            && pos.side == Player::Two
+            && soldier_hangs(child)
+        {
+            self.soldier_left_hanging
+        } else {
+            0
+        }
+    }
+}
+
+/// Whether black, to move in `pos`, can capture a white soldier.
+fn soldier_hangs(pos: &Tablut) -> bool {
+    let white = pos.white();
+    let next_to = above_of(white) | below_of(white) | left_of(white) | right_of(white);
+    for_each_step_to(pos, next_to, &mut |mv| {
+        if pos.play_unchecked(&mv).white() == white {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    })
+    .is_break()
 }
 
 /// Every cell a move [`Evaluation::move_hint`] rates above 0 can end on (and
@@ -166,15 +216,15 @@ fn blocks_escape(pos: &Tablut, rules: &Rules, to: usize) -> bool {
     king_ray(pos, rules, kr, kc, dir, |_, _| {})
 }
 
-fn white_view(pos: &Tablut) -> i32 {
+fn white_view(w: &Evaluation, pos: &Tablut) -> i32 {
     let rules = pos.variant.rules();
     let (black, white) = (pos.black(), pos.white());
     let mut score = 0;
-    score += WHITE_SOLDIER * white.count_ones() as i32;
-    score -= BLACK_SOLDIER * black.count_ones() as i32;
-    score -= BLACK_ON_GUARD * (black & guards(pos.variant)).count_ones() as i32;
+    score += w.white_soldier * white.count_ones() as i32;
+    score -= w.black_soldier * black.count_ones() as i32;
+    score -= w.black_on_guard * (black & guards(pos.variant)).count_ones() as i32;
     let Some(k) = pos.king_index() else {
-        return score - 10 * TWO_ROUTES;
+        return score - 10 * w.two_routes;
     };
     let (kr, kc) = ((k / SIZE) as isize, (k % SIZE) as isize);
     // Pressure around the king.
@@ -187,19 +237,19 @@ fn white_view(pos: &Tablut) -> i32 {
             let i = (r * SIZE as isize + c) as usize;
             let orthogonal = dr == 0 || dc == 0;
             match pos.at(i) {
-                Some(Piece::Black) if orthogonal => score -= BLACK_NEXT_TO_KING,
-                Some(Piece::Black) => score -= BLACK_DIAGONAL_TO_KING,
+                Some(Piece::Black) if orthogonal => score -= w.black_next_to_king,
+                Some(Piece::Black) => score -= w.black_diagonal_to_king,
                 None if orthogonal && (i == THRONE || has(rules.camps, i)) => {
-                    score -= HOSTILE_NEXT_TO_KING
+                    score -= w.hostile_next_to_king
                 }
                 _ => {}
             }
         }
     }
-    score += threats(pos, rules, k, black, white);
+    score += threats(w, pos, rules, k, black, white);
     score -= match missing_attackers(pos, rules, k) {
-        1 => KING_ONE_FROM_CAPTURE,
-        2 => KING_TWO_FROM_CAPTURE,
+        1 => w.king_one_from_capture,
+        2 => w.king_two_from_capture,
         _ => 0,
     };
     // Routes and mobility.
@@ -219,19 +269,26 @@ fn white_view(pos: &Tablut) -> i32 {
     }
     score += match routes {
         0 => 0,
-        1 => ONE_ROUTE,
-        _ => TWO_ROUTES,
+        1 => w.one_route,
+        _ => w.two_routes,
     };
-    score += ROUTE_NEXT * next_routes.min(6);
-    score += KING_MOBILITY * mobility;
-    score -= KING_DISTANCE * i32::from(rules.escape_distance[k]);
+    score += w.route_next * next_routes.min(6);
+    score += w.king_mobility * mobility;
+    score -= w.king_distance * i32::from(rules.escape_distance[k]);
     score
 }
 
 /// Captures possible next move, from white's view: the side to move is
 /// expected to make its best one; of the other side's, it parries one.
 /// `black` and `white` are the soldiers of `pos`.
-fn threats(pos: &Tablut, rules: &Rules, king: usize, black: Bits, white: Bits) -> i32 {
+fn threats(
+    w: &Evaluation,
+    pos: &Tablut,
+    rules: &Rules,
+    king: usize,
+    black: Bits,
+    white: Bits,
+) -> i32 {
     let black_reach = reach(pos, Player::One, false);
     let white_reach = reach(pos, Player::Two, rules.king_armed);
     let white_anvils =
@@ -243,27 +300,27 @@ fn threats(pos: &Tablut, rules: &Rules, king: usize, black: Bits, white: Bits) -
     let king_hangs = missing_attackers_within(pos, rules, king, black_reach);
     let capture = |hanging: u32, value: i32| {
         if hanging > 0 {
-            value * CAPTURE_NEXT_TENTHS / 10
+            value * w.capture_next_tenths / 10
         } else {
             0
         }
     };
     let second = |hanging: u32, value: i32| {
         if hanging > 1 {
-            value * CAPTURE_NEXT_TENTHS / 20
+            value * w.capture_next_tenths / 20
         } else {
             0
         }
     };
     match pos.side {
-        Player::One if king_hangs => -KING_CAPTURE_NEXT,
+        Player::One if king_hangs => -w.king_capture_next,
         Player::One => {
-            -capture(hanging_white, WHITE_SOLDIER) + second(hanging_black, BLACK_SOLDIER)
+            -capture(hanging_white, w.white_soldier) + second(hanging_black, w.black_soldier)
         }
         Player::Two => {
-            capture(hanging_black, BLACK_SOLDIER)
-                - second(hanging_white, WHITE_SOLDIER)
-                - if king_hangs { KING_THREATENED } else { 0 }
+            capture(hanging_black, w.black_soldier)
+                - second(hanging_white, w.white_soldier)
+                - if king_hangs { w.king_threatened } else { 0 }
         }
     }
 }
@@ -399,10 +456,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use super::{
-        hanging, missing_attackers, reach, threats, Bits, KING_CAPTURE_NEXT, KING_THREATENED,
-        NEIGHBOURS, NONE,
-    };
+    use super::{hanging, missing_attackers, reach, threats, Bits, NEIGHBOURS, NONE};
     use crate::eval::Evaluator;
     use crate::tablut::tests::rules::{pos, B};
     use crate::tablut::{Cell, Evaluation, Move, Tablut, Variant};
@@ -492,7 +546,7 @@ mod tests {
                 let mut moves = Vec::new();
                 let mut rated = Vec::new();
                 let _ = pos.generate(|m| {
-                    let hint = Evaluation.move_hint(&pos, &m);
+                    let hint = Evaluation::default().move_hint(&pos, &m);
                     if hint > 0 {
                         rated.push((m, hint));
                     }
@@ -500,7 +554,7 @@ mod tests {
                     ControlFlow::Continue(())
                 });
                 let mut fast = Vec::new();
-                Evaluation.hinted_moves(&pos, |m, hint| fast.push((m, hint)));
+                Evaluation::default().hinted_moves(&pos, |m, hint| fast.push((m, hint)));
                 assert_eq!(fast, rated, "{pos:?}");
                 checked += 1;
                 hinted += rated.len();
@@ -544,7 +598,14 @@ mod tests {
         let p = pos(v, side, black, white, king);
         let k = Cell::parse(king).unwrap().index();
         let pos = p.position();
-        threats(pos, v.rules(), k, pos.black(), pos.white())
+        threats(
+            &Evaluation::default(),
+            pos,
+            v.rules(),
+            k,
+            pos.black(),
+            pos.white(),
+        )
     }
 
     /// c3 stands between the black b3 and the empty d3, which d8 reaches down
@@ -568,11 +629,11 @@ mod tests {
         let (black, king) = ("b3 h3", "c3");
         assert_eq!(
             threat(Variant::Ashton, B, black, "", king),
-            -KING_CAPTURE_NEXT
+            -Evaluation::default().king_capture_next
         );
         assert_eq!(
             threat(Variant::Ashton, Player::Two, black, "", king),
-            -KING_THREATENED
+            -Evaluation::default().king_threatened
         );
         // A white soldier on f3 stops the slide.
         assert_eq!(threat(Variant::Ashton, B, black, "f3", king), 0);
@@ -585,14 +646,15 @@ mod tests {
     fn black_must_block_an_open_line() {
         let (black, white) = ("c2 b1 a1", "c6 g3");
         let p = pos(Variant::Ashton, B, black, white, "c3");
-        assert!(Evaluation.must_answer(p.position()));
-        let hint = |m: &str| Evaluation.move_hint(p.position(), &p.parse_move(m).unwrap());
+        assert!(Evaluation::default().must_answer(p.position()));
+        let hint =
+            |m: &str| Evaluation::default().move_hint(p.position(), &p.parse_move(m).unwrap());
         assert_eq!((hint("b1-b3"), hint("a1-a3")), (400, 400));
         assert_eq!((hint("b1-b2"), hint("a1-a2"), hint("c2-d2")), (0, 0, 0));
         // White to move, or the line closed by a white soldier: nothing to answer.
         let white_to_move = pos(Variant::Ashton, Player::Two, black, white, "c3");
-        assert!(!Evaluation.must_answer(white_to_move.position()));
+        assert!(!Evaluation::default().must_answer(white_to_move.position()));
         let closed = pos(Variant::Ashton, B, black, "c6 g3 b3", "c3");
-        assert!(!Evaluation.must_answer(closed.position()));
+        assert!(!Evaluation::default().must_answer(closed.position()));
     }
 }

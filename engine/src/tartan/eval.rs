@@ -5,37 +5,53 @@
 
 use super::board::{bits, Geometry, NONE};
 use super::{Phase, Tartan};
-use crate::eval::Evaluator;
+use crate::eval::{weights, Evaluator, Weights};
 use crate::game::Player;
 
-/// Each token not captured (on the board or in reserve).
-const TOKEN: i32 = 100;
-/// A Family next to a friendly Family (a Horde one step away), per pair.
-const FAMILY_PAIR: i32 = 12;
-/// A Horde, a Horde within reach of another (a Cathedral one move away).
-const HORDE: i32 = 50;
-const HORDE_PAIR: i32 = 150;
-const ARMY: i32 = 40;
-const CATHEDRAL: i32 = 500;
-/// The Bishop 1, 2, 3 steps from a free Cathedral of its colour (1: a win next turn).
-const BISHOP_NEAR: [i32; 3] = [400, 150, 60];
-/// A Bishop on an enemy Cathedral (blocking its coronation).
-const BLOCK: i32 = 300;
-/// A unit an enemy unit can capture next turn.
-const FAMILY_THREATENED: i32 = 35;
-const HORDE_THREATENED: i32 = 60;
-/// During placement, two friendly Families two steps apart.
-const PLACEMENT_PAIR: i32 = 10;
-
-/// Tartan's evaluation for the searchers (see the module docs).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Evaluation;
+weights! {
+    /// Tartan's evaluation for the searchers (see the module docs). Its
+    /// fields are its weights.
+    pub struct Evaluation {
+        /// Each token not captured (on the board or in reserve).
+        token = 100,
+        /// A Family next to a friendly Family (a Horde one step away), per pair.
+        family_pair = 12,
+        /// A Horde.
+        horde = 50,
+        /// A Horde within reach of another (a Cathedral one move away).
+        horde_pair = 150,
+        /// An Army.
+        army = 40,
+        /// A Cathedral.
+        cathedral = 500,
+        /// The Bishop one step from a free Cathedral of its colour (a win next turn).
+        bishop_near_1 = 400,
+        /// The Bishop two steps from one.
+        bishop_near_2 = 150,
+        /// The Bishop three steps from one.
+        bishop_near_3 = 60,
+        /// A Bishop on an enemy Cathedral (blocking its coronation).
+        block = 300,
+        /// A Family an enemy unit can capture next turn.
+        family_threatened = 35,
+        /// A Horde an enemy Army can capture next turn.
+        horde_threatened = 60,
+        /// During placement, two friendly Families two steps apart.
+        placement_pair = 10,
+    }
+}
 
 impl Evaluator<Tartan> for Evaluation {
+    const WEIGHTS: &'static [(&'static str, i32)] = <Self as Weights>::DEFAULTS;
+
+    fn set_weight(&mut self, name: &str, value: i32) -> bool {
+        self.set(name, value)
+    }
+
     /// Centi-units from the side to move's view.
     fn evaluate(&self, pos: &Tartan) -> i32 {
         let me = pos.side;
-        side_value(pos, me) - side_value(pos, me.opponent())
+        side_value(self, pos, me) - side_value(self, pos, me.opponent())
     }
 }
 
@@ -48,18 +64,18 @@ pub(crate) fn distance(geo: &Geometry, a: usize, b: usize) -> i32 {
     dc.abs().max(dr.abs()).max((dc - dr).abs())
 }
 
-fn side_value(pos: &Tartan, p: Player) -> i32 {
+fn side_value(w: &Evaluation, pos: &Tartan, p: Player) -> i32 {
     let geo = pos.variant.geometry();
     let mine = pos.mine(p);
     let theirs = pos.mine(p.opponent());
     let bishops = pos.bishop_mask();
     let on_board: i32 = bits(mine).map(|c| i32::from(pos.height[c])).sum();
-    let mut v = TOKEN * (on_board + i32::from(pos.tokens[p.index()]));
+    let mut v = w.token * (on_board + i32::from(pos.tokens[p.index()]));
     if pos.phase == Phase::Placement {
         for a in bits(mine) {
             for b in bits(mine & !((2u64 << a) - 1)) {
                 if distance(geo, a, b) == 2 {
-                    v += PLACEMENT_PAIR;
+                    v += w.placement_pair;
                 }
             }
         }
@@ -72,41 +88,44 @@ fn side_value(pos: &Tartan, p: Player) -> i32 {
     for c in bits(mine) {
         match pos.height[c] {
             1 => {
-                v +=
-                    FAMILY_PAIR * (geo.nbr_mask[c] & mine & !((2u64 << c) - 1)).count_ones() as i32;
+                v += w.family_pair
+                    * (geo.nbr_mask[c] & mine & !((2u64 << c) - 1)).count_ones() as i32;
                 if free_mine & (1 << c) != 0
                     && bits(free_theirs).any(|e| pos.height[e] == 2 && distance(geo, c, e) <= 2)
                 {
-                    v -= FAMILY_THREATENED;
+                    v -= w.family_threatened;
                 }
             }
             2 => {
-                v += HORDE;
+                v += w.horde;
                 if free_mine & (1 << c) != 0 {
                     let partners = bits(free_mine & !((2u64 << c) - 1))
                         .any(|o| pos.height[o] == 2 && distance(geo, c, o) <= 2);
                     if partners {
-                        v += HORDE_PAIR;
+                        v += w.horde_pair;
                     }
                     if army_threat(pos, geo, c, free_theirs) {
-                        v -= HORDE_THREATENED;
+                        v -= w.horde_threatened;
                     }
                 }
             }
-            3 => v += ARMY,
+            3 => v += w.army,
             _ => {
-                v += CATHEDRAL;
+                v += w.cathedral;
                 if my_bishop != NONE && their_bishop != c as u8 {
                     let d = distance(geo, my_bishop as usize, c) as usize;
-                    if (1..=3).contains(&d) {
-                        v += BISHOP_NEAR[d - 1];
-                    }
+                    v += match d {
+                        1 => w.bishop_near_1,
+                        2 => w.bishop_near_2,
+                        3 => w.bishop_near_3,
+                        _ => 0,
+                    };
                 }
             }
         }
     }
     if my_bishop != NONE && theirs & (1 << my_bishop) != 0 && pos.height[my_bishop as usize] == 4 {
-        v += BLOCK;
+        v += w.block;
     }
     v
 }

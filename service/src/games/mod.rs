@@ -142,6 +142,30 @@ pub struct MatchRequest {
     pub iterations: u64,
 }
 
+/// The searcher a request names (empty: the game's default) and the
+/// evaluation weights it sets (`Limits.weights`, sorted by name).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearcherChoice {
+    /// The searcher's name.
+    pub name: String,
+    /// Weights (name, value) in place of the defaults.
+    pub weights: Vec<(String, i32)>,
+}
+
+impl SearcherChoice {
+    /// The searcher a request names and the weights its limits set.
+    pub fn of(name: &str, limits: Option<&proto::Limits>) -> Self {
+        let mut weights: Vec<(String, i32)> = limits
+            .map(|l| l.weights.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .unwrap_or_default();
+        weights.sort();
+        SearcherChoice {
+            name: name.to_string(),
+            weights,
+        }
+    }
+}
+
 /// A search ready to run off the async runtime: the position and searcher
 /// are typed inside, the reports are in the reply's terms.
 pub type SearchJob = Box<
@@ -201,14 +225,20 @@ pub trait Game: Send + Sync {
         position: &proto::Position,
         mv: Option<&proto::Move>,
     ) -> Result<proto::ApplyResponse, Status>;
-    /// The static evaluation of a position that is not over.
-    fn evaluate(&self, position: &proto::Position) -> Result<proto::Score, Status>;
-    /// A search of a position that is not over, with the named searcher
-    /// (`""`: the default), refused if `limits` asks for what it cannot bound.
+    /// The static evaluation of a position that is not over, with the
+    /// default searcher's evaluation and these weights.
+    fn evaluate(
+        &self,
+        position: &proto::Position,
+        weights: &[(String, i32)],
+    ) -> Result<proto::Score, Status>;
+    /// A search of a position that is not over, with the chosen searcher,
+    /// refused if `limits` asks for what it cannot bound or it does not take
+    /// the weights.
     fn search(
         &self,
         position: &proto::Position,
-        searcher: &str,
+        searcher: &SearcherChoice,
         limits: Option<&Limits>,
     ) -> Result<SearchJob, Status>;
     /// A perft count below a position.

@@ -14,7 +14,8 @@ use caber_engine::{MoveError, Player};
 use tonic::Status;
 
 use super::{
-    move_owner, Adapter, Game, Matches, PerftJob, SearchJob, Searched, SolveJob, TextError,
+    move_owner, Adapter, Game, Matches, PerftJob, SearchJob, Searched, SearcherChoice, SolveJob,
+    TextError,
 };
 use crate::convert;
 use crate::errors;
@@ -160,6 +161,14 @@ impl<A: Adapter> Game for Registered<A> {
                 about: s.about.to_string(),
                 is_default: i == 0,
                 by_depth: s.by_depth,
+                weights: s
+                    .weights
+                    .iter()
+                    .map(|&(name, default_value)| proto::Weight {
+                        name: name.to_string(),
+                        default_value,
+                    })
+                    .collect(),
             })
             .collect();
         convert::game_info(A::info(), searchers)
@@ -211,19 +220,30 @@ impl<A: Adapter> Game for Registered<A> {
         })
     }
 
-    fn evaluate(&self, message: &proto::Position) -> Result<proto::Score, Status> {
+    fn evaluate(
+        &self,
+        message: &proto::Position,
+        weights: &[(String, i32)],
+    ) -> Result<proto::Score, Status> {
         let position = playable::<A>(message)?;
-        Ok(convert::score(Score::Centi(position.static_evaluation())))
+        let default = &A::Position::searchers()[0];
+        default.check(weights).map_err(|e| {
+            Status::invalid_argument(format!("limits.weights: searcher {}: {e}", default.name))
+        })?;
+        Ok(convert::score(Score::Centi(
+            position.static_evaluation(weights),
+        )))
     }
 
     fn search(
         &self,
         message: &proto::Position,
-        searcher: &str,
+        choice: &SearcherChoice,
         limits: Option<&Limits>,
     ) -> Result<SearchJob, Status> {
         let position = playable::<A>(message)?;
         let searchers = A::Position::searchers();
+        let searcher = &choice.name;
         let entry = if searcher.trim().is_empty() {
             &searchers[0]
         } else {
@@ -246,10 +266,13 @@ impl<A: Adapter> Game for Registered<A> {
                 entry.name
             )));
         }
-        let build = entry.build;
+        entry.check(&choice.weights).map_err(|e| {
+            Status::invalid_argument(format!("limits.weights: searcher {}: {e}", entry.name))
+        })?;
+        let (build, weights) = (entry.build, choice.weights.clone());
         Ok(Box::new(move |limits, stop, progress| {
             let root = position.search_root();
-            let info = build().search(&root, limits, stop, &mut |i| {
+            let info = build(&weights).search(&root, limits, stop, &mut |i| {
                 progress(&texts::<A>(&position, i))
             });
             Searched {

@@ -11,7 +11,13 @@ fn run(p: &Pos, depth: u32) -> Info<Move> {
         depth: Some(depth),
         ..Limits::default()
     };
-    search(p, Evaluation, &limits, &AtomicBool::new(false), &mut |_| {})
+    search(
+        p,
+        Evaluation::default(),
+        &limits,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
 }
 
 fn escapes(p: &Pos) -> bool {
@@ -75,14 +81,15 @@ fn prevents_a_king_escape_in_one() {
 #[test]
 fn winning_moves_are_hinted_and_an_escape_threat_must_be_answered() {
     let threat = pos("F4=k,G4=ii,H4=i,C7=d,D8=d i");
-    assert!(Evaluation.must_answer(threat.position()));
+    assert!(Evaluation::default().must_answer(threat.position()));
     let defenders = pos("F4=k,G4=ii,H4=i,C7=d,D8=d d");
-    assert!(!Evaluation.must_answer(defenders.position()));
-    let hint = |p: &Pos, m: &str| Evaluation.move_hint(p.position(), &p.parse_move(m).unwrap());
+    assert!(!Evaluation::default().must_answer(defenders.position()));
+    let hint =
+        |p: &Pos, m: &str| Evaluation::default().move_hint(p.position(), &p.parse_move(m).unwrap());
     assert_eq!(hint(&defenders, "F4-G4-D1"), 1000);
     assert_eq!(hint(&defenders, "C7-C6"), 0);
     let bury = pos("D4=i,E5=k,B6=d,J8=d,J10=i i");
     assert_eq!(hint(&bury, "D4-E5"), 500);
     assert_eq!(hint(&bury, "J10-J9"), 0);
-    assert!(!Evaluation.must_answer(bury.position()));
+    assert!(!Evaluation::default().must_answer(bury.position()));
 }

@@ -28,7 +28,7 @@ fn full_state_and_view_answer_alike() {
     };
     let stop = AtomicBool::new(false);
     let search = |p: &Position| {
-        let mut s = (Position::searchers()[0].build)();
+        let mut s = (Position::searchers()[0].build)(&[]);
         s.search(&p.search_root(), &limits, &stop, &mut |_| {})
     };
     let (a, b) = (search(&full), search(&view));

@@ -349,24 +349,26 @@ fn evaluation_follows_material_routes_and_pressure() {
         let open = pos(v, W, "c8 g2 g7", "e3", "d6");
         let closed = pos(v, W, "c8 g2 d7", "e3", "d6");
         assert!(
-            Evaluation.evaluate(closed.position()) < Evaluation.evaluate(open.position()),
+            Evaluation::default().evaluate(closed.position())
+                < Evaluation::default().evaluate(open.position()),
             "{v:?}: a black piece next to the king is bad for white"
         );
         // Material: one white soldier more is better for white, worse for black.
         let more = pos(v, W, "c8 g2 g7", "e3 f3", "d6");
         assert!(
-            Evaluation.evaluate(more.position()) > Evaluation.evaluate(open.position()),
+            Evaluation::default().evaluate(more.position())
+                > Evaluation::default().evaluate(open.position()),
             "{v:?}"
         );
         let black_view = pos(v, B, "c8 g2 g7", "e3 f3", "d6");
         assert!(
-            Evaluation.evaluate(black_view.position()) < 0,
+            Evaluation::default().evaluate(black_view.position()) < 0,
             "{v:?}: {}",
-            Evaluation.evaluate(black_view.position())
+            Evaluation::default().evaluate(black_view.position())
         );
         assert_eq!(
-            Evaluation.evaluate(black_view.position()),
-            -Evaluation.evaluate(more.position())
+            Evaluation::default().evaluate(black_view.position()),
+            -Evaluation::default().evaluate(more.position())
         );
     }
     // bga: a clear line for the king (g4: g3 g2 g1) is worth more than none.
@@ -374,5 +376,8 @@ fn evaluation_follows_material_routes_and_pressure() {
     let blocked = pos(Variant::Bga, W, "c8 g2 g7", "e3", "g4");
     assert_eq!(route.position().clear_lines(), 1);
     assert_eq!(blocked.position().clear_lines(), 0);
-    assert!(Evaluation.evaluate(route.position()) > Evaluation.evaluate(blocked.position()) + 100);
+    assert!(
+        Evaluation::default().evaluate(route.position())
+            > Evaluation::default().evaluate(blocked.position()) + 100
+    );
 }

@@ -223,7 +223,7 @@ fn random_setups_round_trip_or_are_rejected() {
                 assert_eq!(Tablut::from_setup(v, &pos.setup()).as_ref(), Ok(&pos));
                 // Everything a position can be asked must work.
                 let _ = pos.outcome();
-                let _ = Evaluation.evaluate(pos.position());
+                let _ = Evaluation::default().evaluate(pos.position());
                 let _ = pos.diagram();
                 let mut moves = Vec::new();
                 pos.legal_moves(&mut moves);
@@ -270,4 +270,68 @@ proptest! {
             prop_assert_eq!(pos.parse_move(&pos.move_to_text(&m)), Ok(m));
         }
     }
+}
+
+/// The evaluation's root penalty (`soldier_left_hanging` set), against the
+/// reference generator: in `ashton`, exactly white's moves after which black
+/// has a move capturing a white soldier pay it; nothing else does.
+#[test]
+fn root_penalty_marks_soldiers_left_hanging() {
+    let weighted = Evaluation {
+        soldier_left_hanging: 60,
+        ..Evaluation::default()
+    };
+    let white_soldiers = |p: &Tablut| {
+        p.pieces()
+            .filter(|&(_, piece)| piece == Piece::White)
+            .count()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0x4a46);
+    let (mut hanging, mut safe) = (0, 0);
+    for game in 0..40 {
+        let v = ALL[game % 4];
+        let mut pos = Pos::start(v, 0);
+        for _ in 0..80 {
+            let moves = fast_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let p = pos.position();
+            for mv in &moves {
+                let child = p.play_unchecked(mv);
+                let capture = reference::moves(&child)
+                    .iter()
+                    .any(|m| white_soldiers(&child.play_unchecked(m)) < white_soldiers(&child));
+                let expected = v == Variant::Ashton && p.side_to_move() == Player::Two && capture;
+                let penalty = weighted.root_penalty(p, &child);
+                assert_eq!(penalty > 0, expected, "{} {mv:?}", pos.to_notation());
+                if expected {
+                    hanging += 1;
+                } else if v == Variant::Ashton && p.side_to_move() == Player::Two {
+                    safe += 1;
+                }
+            }
+            pos = pos.play_unchecked(&moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    assert!(
+        hanging > 1000 && safe > 200,
+        "{hanging} hanging, {safe} safe"
+    );
+}
+
+/// The opening blunder of issue 15's games: from the `ashton` start, white's
+/// `e4-d4` lets `i4-e4` capture e3, so it pays the root penalty.
+#[test]
+fn root_penalty_of_the_ashton_opening_blunder() {
+    let start = Pos::start(Variant::Ashton, 0);
+    let child = start.play_unchecked(&start.parse_move("e4-d4").unwrap());
+    let penalty = |e: Evaluation| e.root_penalty(start.position(), child.position());
+    assert_eq!(penalty(Evaluation::default()), 0, "off by default");
+    let mut weighted = Evaluation::default();
+    assert!(weighted.set_weight("soldier_left_hanging", 150));
+    assert_eq!(penalty(weighted), 150);
+    let after = child.play_unchecked(&child.parse_move("i4-e4").unwrap());
+    let e3 = Cell::parse("e3").unwrap().index();
+    assert_eq!(after.position().at(e3), None, "{}", after.to_notation());
 }

@@ -14,7 +14,13 @@ fn best(p: &Pos, depth: u32) -> (Move, Score) {
         depth: Some(depth),
         ..Limits::default()
     };
-    let info = search(p, Evaluation, &limits, &AtomicBool::new(false), &mut |_| {});
+    let info = search(
+        p,
+        Evaluation::default(),
+        &limits,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
     (
         *info.best_move().expect("a move"),
         info.score().expect("a score"),

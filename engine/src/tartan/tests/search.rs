@@ -10,7 +10,13 @@ fn run(p: &Pos, depth: u32) -> Info<Move> {
         depth: Some(depth),
         ..Limits::default()
     };
-    alphabeta::search(p, Evaluation, &limits, &AtomicBool::new(false), &mut |_| {})
+    alphabeta::search(
+        p,
+        Evaluation::default(),
+        &limits,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
 }
 
 fn best(p: &Pos, depth: u32) -> (String, Score) {
@@ -67,7 +73,7 @@ fn every_listed_searcher_plays_a_legal_move() {
         ..Limits::default()
     };
     for s in Pos::searchers() {
-        let info = (s.build)().search(&p, &limits, &AtomicBool::new(false), &mut |_| {});
+        let info = (s.build)(&[]).search(&p, &limits, &AtomicBool::new(false), &mut |_| {});
         let mv = info.best_move().expect("a move");
         assert!(legal(&p, &p.move_to_text(mv)), "{}", s.name);
     }
@@ -75,7 +81,7 @@ fn every_listed_searcher_plays_a_legal_move() {
     let win = pos("play C4=r4,G7=b1 D4,I9 0,0 0 r -");
     let info = mcts::search(
         &win,
-        &Evaluation,
+        &Evaluation::default(),
         &limits,
         &AtomicBool::new(false),
         &mut |_| {},
