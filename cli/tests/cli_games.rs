@@ -174,38 +174,27 @@ fn match_plays_both_seats_and_writes_records() {
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
-    let out = caber(&[
-        "--game",
-        "tablut",
-        "match",
-        "--games",
-        "2",
-        "--a",
-        "ismcts",
-        "--records",
-        records,
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("engine \"ismcts\"") && err.contains("unknown searcher"),
-        "{err}"
-    );
-    // An engine that never answers: every game fails, and the match says so.
-    let out = caber(&[
-        "--game",
-        "tablut",
-        "match",
-        "--games",
-        "2",
-        "--a",
-        "cmd=false",
-        "--records",
-        records,
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no game was played"), "{err}");
+    // A searcher the game lacks stops the match before its first game; an
+    // engine that never answers fails every game, and the match says so.
+    for (engine, says) in [
+        ("ismcts", "engine \"ismcts\": searcher: unknown searcher"),
+        ("cmd=false", "no game was played"),
+    ] {
+        let out = caber(&[
+            "--game",
+            "tablut",
+            "match",
+            "--games",
+            "2",
+            "--a",
+            engine,
+            "--records",
+            records,
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -95,7 +95,7 @@ async fn assert_refused<T: std::fmt::Debug>(
 }
 
 #[tokio::test]
-async fn list_games_tells_tablut_and_its_variants() {
+async fn list_games_tells_tablut_its_variants_and_weights() {
     let (mut client, _) = start().await;
     let games = client
         .list_games(proto::ListGamesRequest {})
@@ -121,6 +121,12 @@ async fn list_games_tells_tablut_and_its_variants() {
     assert_eq!(tablut.players, ["black", "white"]);
     assert!(!tablut.position_notation_help.is_empty());
     assert!(!tablut.move_notation_help.is_empty());
+    // Each searcher's evaluation weights, with their defaults.
+    let alphabeta = tablut.searchers.iter().find(|s| s.name == "alphabeta");
+    let white = alphabeta.and_then(|s| s.weights.iter().find(|w| w.name == "white_soldier"));
+    assert_eq!(white.map(|w| w.default_value), Some(180));
+    let st = games.iter().find(|g| g.name == "schotten-totten").unwrap();
+    assert!(st.searchers.iter().all(|s| s.weights.is_empty()));
 }
 
 #[tokio::test]
@@ -372,9 +378,14 @@ async fn best_move_ends_before_the_call_deadline() {
     request.set_timeout(Duration::from_secs(3));
     let reply = client.best_move(request).await.unwrap().into_inner();
     let stats = reply.stats.unwrap();
-    assert_eq!(
-        stats.budget,
-        "movetime 2700 ms to end before the call's deadline"
+    // On a busy machine the search thread may start a millisecond late,
+    // which the budget then notes ("; waited N ms for a search thread").
+    assert!(
+        stats
+            .budget
+            .starts_with("movetime 2700 ms to end before the call's deadline"),
+        "{}",
+        stats.budget
     );
     assert_eq!(
         stats.clamped, "",
@@ -855,27 +866,6 @@ fn weights(pairs: &[(&str, i32)]) -> std::collections::HashMap<String, i32> {
     pairs.iter().map(|&(k, v)| (k.to_string(), v)).collect()
 }
 
-#[tokio::test]
-async fn list_games_tells_each_searchers_weights() {
-    let (mut client, _) = start().await;
-    let games = client
-        .list_games(proto::ListGamesRequest {})
-        .await
-        .unwrap()
-        .into_inner()
-        .games;
-    let tablut = games.iter().find(|g| g.name == "tablut").unwrap();
-    let alphabeta = tablut
-        .searchers
-        .iter()
-        .find(|s| s.name == "alphabeta")
-        .unwrap();
-    let white = alphabeta.weights.iter().find(|w| w.name == "white_soldier");
-    assert_eq!(white.map(|w| w.default_value), Some(180));
-    let st = games.iter().find(|g| g.name == "schotten-totten").unwrap();
-    assert!(st.searchers.iter().all(|s| s.weights.is_empty()));
-}
-
 /// Ashton's start, white to move, no soldier hangs: one more centi-unit per
 /// white soldier (8) moves the static evaluation by 8, one less per black
 /// soldier (16) by 16 more.
@@ -931,43 +921,19 @@ async fn evaluate_sets_weights() {
 #[tokio::test]
 async fn searches_refuse_weights_they_do_not_take() {
     let (mut client, _) = start().await;
-    let position = text_position("ashton", &format!("{START_BOARD} w -"));
-    let searched = |w: &[(&str, i32)]| proto::BestMoveRequest {
-        position: Some(position.clone()),
+    let ashton = Some(text_position("ashton", &format!("{START_BOARD} w -")));
+    let searched = |position: Option<proto::Position>, w: &[(&str, i32)]| proto::BestMoveRequest {
+        position,
         limits: Some(proto::Limits {
-            depth: 2,
+            nodes: 2000,
             weights: weights(w),
             ..Default::default()
         }),
         searcher: String::new(),
     };
-    let reply = client
-        .best_move(searched(&[
-            ("king_distance", -20),
-            ("soldier_left_hanging", 0),
-        ]))
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(reply.best_move.is_some());
-    let r = client
-        .best_move(searched(&[("white_soldier", 10_001)]))
-        .await;
-    assert_refused(
-        &mut client,
-        r,
-        Code::InvalidArgument,
-        "limits.weights: searcher alphabeta: weight white_soldier=10001 is outside -10000..=10000",
-    )
-    .await;
-    let r = client.best_move(searched(&[("speed", 1)])).await;
-    assert_refused(
-        &mut client,
-        r,
-        Code::InvalidArgument,
-        "limits.weights: searcher alphabeta: unknown weight \"speed\"",
-    )
-    .await;
+    let known = [("king_distance", -20), ("soldier_left_hanging", 100)];
+    let reply = client.best_move(searched(ashton.clone(), &known)).await;
+    assert!(reply.unwrap().into_inner().best_move.is_some());
     let deal = client
         .new_game(proto::NewGameRequest {
             game: "schotten-totten".into(),
@@ -980,22 +946,24 @@ async fn searches_refuse_weights_they_do_not_take() {
         .position
         .unwrap()
         .position;
-    let r = client
-        .best_move(proto::BestMoveRequest {
-            position: deal,
-            limits: Some(proto::Limits {
-                nodes: 10,
-                weights: weights(&[("stones", 1)]),
-                ..Default::default()
-            }),
-            searcher: String::new(),
-        })
-        .await;
-    assert_refused(
-        &mut client,
-        r,
-        Code::InvalidArgument,
-        "limits.weights: searcher ismcts: unknown weight \"stones\": this searcher takes no weights",
-    )
-    .await;
+    for (position, weight, says) in [
+        (
+            ashton.clone(),
+            ("white_soldier", 10_001),
+            "limits.weights: searcher alphabeta: weight white_soldier=10001 is outside -10000..=10000",
+        ),
+        (
+            ashton,
+            ("speed", 1),
+            "limits.weights: searcher alphabeta: unknown weight \"speed\"",
+        ),
+        (
+            deal,
+            ("stones", 1),
+            "limits.weights: searcher ismcts: unknown weight \"stones\": this searcher takes no weights",
+        ),
+    ] {
+        let r = client.best_move(searched(position, &[weight])).await;
+        assert_refused(&mut client, r, Code::InvalidArgument, says).await;
+    }
 }
