@@ -64,8 +64,8 @@ weights! {
         king_two_from_capture = 25,
         /// In `ashton`, what white's root move pays for leaving black a
         /// soldier capture next move ([`Evaluator::root_penalty`]); off by
-        /// default: at 60 and 180 it halved such avoidable losses but did
-        /// not play better (docs/MEASUREMENTS.md, 2026-12-04).
+        /// default: at 60 and 180 it halved the losses white could avoid
+        /// but did not play better (docs/MEASUREMENTS.md, 2026-12-04).
         soldier_left_hanging = 0,
     }
 }
