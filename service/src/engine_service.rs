@@ -135,11 +135,7 @@ impl GameEngine for EngineService {
                 stats: None,
             }));
         }
-        let search = game.search(
-            position,
-            &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
-            requested.as_ref(),
-        )?;
+        let search = game.search(position, &searcher, requested.as_ref())?;
         let plan = self.runner.plan(requested, timeout);
         let stop = Arc::new(AtomicBool::new(false));
         let finished = self.runner.search(search, plan, stop, |_| {}).await?;
