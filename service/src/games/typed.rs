@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use caber_engine::playouts::Playouts;
 
+use caber_engine::information::InformationSet;
 use caber_engine::playable::Playable;
-use caber_engine::search::{Info, Limits, Score, Searchable};
+use caber_engine::search::{Info, Limits, Score, Searchable, SearcherInfo};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
@@ -98,6 +99,16 @@ fn read_move<A: Adapter>(
             )))
         }
     }
+}
+
+/// `INVALID_ARGUMENT` unless `searcher` takes `weights` (`Limits.weights`).
+fn check_weights<R: InformationSet>(
+    searcher: &SearcherInfo<R>,
+    weights: &[(String, i32)],
+) -> Result<(), Status> {
+    searcher.check(weights).map_err(|e| {
+        Status::invalid_argument(format!("limits.weights: searcher {}: {e}", searcher.name))
+    })
 }
 
 /// The full report of a position: structured form, text, side to move, outcome, diagram.
@@ -227,9 +238,7 @@ impl<A: Adapter> Game for Registered<A> {
     ) -> Result<proto::Score, Status> {
         let position = playable::<A>(message)?;
         let default = &A::Position::searchers()[0];
-        default.check(weights).map_err(|e| {
-            Status::invalid_argument(format!("limits.weights: searcher {}: {e}", default.name))
-        })?;
+        check_weights(default, weights)?;
         Ok(convert::score(Score::Centi(
             position.static_evaluation(weights),
         )))
@@ -266,9 +275,7 @@ impl<A: Adapter> Game for Registered<A> {
                 entry.name
             )));
         }
-        entry.check(&choice.weights).map_err(|e| {
-            Status::invalid_argument(format!("limits.weights: searcher {}: {e}", entry.name))
-        })?;
+        check_weights(entry, &choice.weights)?;
         let (build, weights) = (entry.build, choice.weights.clone());
         Ok(Box::new(move |limits, stop, progress| {
             let root = position.search_root();
