@@ -1,0 +1,200 @@
+//! Tunes Tablut's evaluation weights on the positions of recorded games
+//! (`caber match --records DIR`) by their results (Texel's method): finds the
+//! scale `k` that best maps the static value of every position to the game's
+//! result, `1 / (1 + 10^(-k * value / 400))`, then moves one weight at a time
+//! while the mean squared error falls.
+//!
+//! ```text
+//! cargo run --release -p caber-engine --example tune -- VARIANT DIR...
+//! ```
+//!
+//! Uses the finished games of `VARIANT` only, and skips the first 8 plies
+//! each record lists (positions alike in many games). `black_soldier` stays as it is: it sets the scale.
+//! Prints the error (on four games in five, and on the fifth held out) after
+//! each pass, undoes a pass that raised the held-out error and goes on with
+//! smaller steps, then the weights that changed as `name=value,...`, the
+//! options of a match spec such as `default:name=value,...`.
+
+use caber_engine::eval::{Evaluator, Weights};
+use caber_engine::game::variant_by_name;
+use caber_engine::record::{GameRecord, RecordResult};
+use caber_engine::tablut::{Evaluation, Tablut, Variant};
+use caber_engine::{Game, Played, Player};
+
+/// Plies of each record left out (near the start, alike in many games).
+const SKIP_PLIES: usize = 8;
+
+/// Weights left as they are: the scale, and the root-only penalty.
+const FIXED: &[&str] = &["black_soldier", "soldier_left_hanging"];
+
+/// A position and the game's result for white (1 won, 0.5 drawn, 0 lost).
+struct Sample {
+    position: Tablut,
+    white_result: f64,
+}
+
+fn samples(record: &GameRecord, variant: Variant, name: &str) -> Result<Vec<Sample>, String> {
+    if record.game() != "tablut" || record.tag("Variant") != Some(name) {
+        return Ok(Vec::new());
+    }
+    let white_result = match record.result() {
+        Some(RecordResult::FirstWon) => 0.0,
+        Some(RecordResult::SecondWon) => 1.0,
+        Some(RecordResult::Draw) => 0.5,
+        _ => return Ok(Vec::new()),
+    };
+    let mut p: Played<Tablut> = match record.tag("Start") {
+        Some(text) => Played::from_notation(variant, text).map_err(|e| e.to_string())?,
+        None => Played::start(variant, 0),
+    };
+    let mut out = Vec::new();
+    for (ply, recorded) in record.moves.iter().enumerate() {
+        if ply >= SKIP_PLIES && p.outcome().is_none() {
+            out.push(Sample {
+                position: *p.position(),
+                white_result,
+            });
+        }
+        let mv = p.parse_move(&recorded.text).map_err(|e| e.to_string())?;
+        let mv = p.check(&mv).map_err(|e| e.to_string())?;
+        p = p.play_unchecked(&mv);
+    }
+    Ok(out)
+}
+
+/// The default evaluation with `values` for the weights named in `names`.
+fn weights(names: &[(&str, i32)], values: &[i32]) -> Evaluation {
+    let mut eval = Evaluation::default();
+    for ((name, _), value) in names.iter().zip(values) {
+        eval.set(name, *value);
+    }
+    eval
+}
+
+/// Mean squared error of `eval`'s predictions at scale `k`.
+fn error(samples: &[Sample], eval: &Evaluation, k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let value = eval.evaluate(&s.position);
+            let white = if s.position.side_to_move() == Player::Two {
+                value
+            } else {
+                -value
+            };
+            let predicted = 1.0 / (1.0 + 10f64.powf(-k * f64::from(white) / 400.0));
+            (s.white_result - predicted).powi(2)
+        })
+        .sum();
+    sum / samples.len() as f64
+}
+
+/// The scale in 0.01 .. 3 that fits `eval` best (golden-section search).
+fn best_scale(samples: &[Sample], eval: &Evaluation) -> f64 {
+    let (mut lo, mut hi) = (0.01, 3.0);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if error(samples, eval, a) < error(samples, eval, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(name), dirs) = (args.first(), args.get(1..).unwrap_or_default()) else {
+        return Err("usage: tune VARIANT DIR...".into());
+    };
+    let variant = variant_by_name::<Tablut>(name).ok_or(format!("no Tablut variant {name}"))?;
+    let mut paths = Vec::new();
+    for dir in dirs {
+        for entry in std::fs::read_dir(dir).map_err(|e| format!("{dir}: {e}"))? {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.extension().is_some_and(|e| e == "record") {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    let (mut all, mut held_out) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for path in paths {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
+        let record = GameRecord::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
+        let found = samples(&record, variant, name).map_err(|e| format!("{shown}: {e}"))?;
+        if !found.is_empty() {
+            games += 1;
+            if games % 5 == 0 {
+                held_out.extend(found);
+            } else {
+                all.extend(found);
+            }
+        }
+    }
+    if all.is_empty() {
+        return Err(format!("no finished {name} games in {dirs:?}"));
+    }
+    let mut eval = Evaluation::default();
+    let k = best_scale(&all, &eval);
+    let start = error(&all, &eval, k);
+    let held_start = error(&held_out, &eval, k);
+    println!(
+        "{} positions of {games} games, {} of every fifth game held out; scale {k:.3}; error {start:.6}, held out {held_start:.6}",
+        all.len(),
+        held_out.len()
+    );
+    let defaults: Vec<(&str, i32)> = <Evaluation as Weights>::DEFAULTS
+        .iter()
+        .filter(|(name, _)| !FIXED.contains(name))
+        .copied()
+        .collect();
+    let mut values: Vec<i32> = defaults.iter().map(|(_, v)| *v).collect();
+    let mut best = start;
+    let mut held = held_start;
+    'steps: for divisor in [8, 32, 128] {
+        let mut improved = true;
+        while improved {
+            improved = false;
+            let before = (values.clone(), best);
+            for (i, (name, _)) in defaults.iter().enumerate() {
+                let step = (values[i].abs() / divisor).max(1);
+                for delta in [step, -step] {
+                    let mut trial = eval;
+                    trial.set(name, values[i] + delta);
+                    let e = error(&all, &trial, k);
+                    if e < best {
+                        best = e;
+                        values[i] += delta;
+                        eval = trial;
+                        improved = true;
+                        break;
+                    }
+                }
+            }
+            let e = error(&held_out, &eval, k);
+            println!("steps of 1/{divisor}: error {best:.6}, held out {e:.6}");
+            if e > held {
+                println!("held-out error rose: back to before this pass");
+                (values, best) = before;
+                eval = weights(&defaults, &values);
+                continue 'steps;
+            }
+            held = e;
+        }
+    }
+    let changed: Vec<String> = defaults
+        .iter()
+        .zip(&values)
+        .filter(|((_, default), value)| default != *value)
+        .map(|((name, _), value)| format!("{name}={value}"))
+        .collect();
+    println!("error {start:.6} -> {best:.6}, held out {held_start:.6} -> {held:.6}");
+    println!("changed: {}", changed.join(","));
+    Ok(())
+}
