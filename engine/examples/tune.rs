@@ -137,8 +137,10 @@ fn main() -> Result<(), String> {
             }
         }
     }
-    if all.is_empty() {
-        return Err(format!("no finished {name} games in {dirs:?}"));
+    if held_out.is_empty() {
+        return Err(format!(
+            "{games} finished {name} games in {dirs:?}: at least 5 needed (one held out)"
+        ));
     }
     let mut eval = Evaluation::default();
     let k = best_scale(&all, &eval);
