@@ -13,6 +13,9 @@
 //! black is a Tablut game's first player, although white moves first)
 //! contains it. Prints one line per game and the totals.
 
+#[path = "shared/records.rs"]
+mod records;
+
 use caber_engine::record::GameRecord;
 use caber_engine::tablut::{Move, Piece, Tablut, Variant};
 use caber_engine::{Played, Player};
@@ -91,40 +94,33 @@ fn count(record: &GameRecord, white: &str) -> Result<Option<Counts>, String> {
     {
         return Ok(None);
     }
-    let mut p = match record.tag("Start") {
-        Some(text) => Played::from_notation(Variant::Ashton, text).map_err(|e| e.to_string())?,
-        None => Played::start(Variant::Ashton, 0),
-    };
     let mut counts = Counts::default();
     let mut last_avoidable = false;
     let mut last_drop_avoidable = false;
-    for recorded in &record.moves {
-        let mv = p.parse_move(&recorded.text).map_err(|e| e.to_string())?;
-        let mv = p.check(&mv).map_err(|e| e.to_string())?;
-        let next = p.play_unchecked(&mv);
+    let positions = records::positions(record, Variant::Ashton)?;
+    for (p, next) in positions.iter().zip(&positions[1..]) {
         if p.side_to_move() == Player::Two {
             counts.moves += 1;
-            last_avoidable = black_can_capture(&next)
-                && legal(&p)
+            last_avoidable = black_can_capture(next)
+                && legal(p)
                     .iter()
                     .any(|alt| !black_can_capture(&p.play_unchecked(alt)));
-            last_drop_avoidable = black_can_drop(&next)
-                && legal(&p)
+            last_drop_avoidable = black_can_drop(next)
+                && legal(p)
                     .iter()
                     .any(|alt| !black_can_drop(&p.play_unchecked(alt)));
         } else {
-            let lost = white_soldiers(&p) - white_soldiers(&next);
+            let lost = white_soldiers(p) - white_soldiers(next);
             if lost > 0 {
                 counts.lost += lost;
                 counts.losing_moves += 1;
                 counts.avoidable += usize::from(last_avoidable);
-                if !white_can_capture(&next) {
+                if !white_can_capture(next) {
                     counts.drops += 1;
                     counts.avoidable_drops += usize::from(last_drop_avoidable);
                 }
             }
         }
-        p = next;
     }
     Ok(Some(counts))
 }
@@ -135,18 +131,9 @@ fn main() -> Result<(), String> {
         return Err("usage: ashton_drops DIR [NAME]".into());
     };
     let white = args.get(1).map_or("", String::as_str);
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{dir}: {e}"))?
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == "record"))
-        .collect();
-    paths.sort();
     let mut total = Counts::default();
-    for path in &paths {
+    for (path, record) in records::read_dir(dir)? {
         let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
-        let record = GameRecord::parse(&text).map_err(|e| format!("{name}: {e}"))?;
         let Some(c) = count(&record, white).map_err(|e| format!("{name}: {e}"))? else {
             continue;
         };

@@ -15,11 +15,14 @@
 //! smaller steps, then the weights that changed as `name=value,...`, the
 //! options of a match spec such as `default:name=value,...`.
 
+#[path = "shared/records.rs"]
+mod records;
+
 use caber_engine::eval::{Evaluator, Weights};
-use caber_engine::game::variant_by_name;
+use caber_engine::game::{variant_by_name, variant_name};
 use caber_engine::record::{GameRecord, RecordResult};
 use caber_engine::tablut::{Evaluation, Tablut, Variant};
-use caber_engine::{Game, Played, Player};
+use caber_engine::{Game, Player};
 
 /// Plies of each record left out (near the start, alike in many games).
 const SKIP_PLIES: usize = 8;
@@ -33,8 +36,10 @@ struct Sample {
     white_result: f64,
 }
 
-fn samples(record: &GameRecord, variant: Variant, name: &str) -> Result<Vec<Sample>, String> {
-    if record.game() != "tablut" || record.tag("Variant") != Some(name) {
+/// The positions of `record` after its first [`SKIP_PLIES`] moves and
+/// before its end, if it is a finished game of `variant`.
+fn samples(record: &GameRecord, variant: Variant) -> Result<Vec<Sample>, String> {
+    if record.game() != "tablut" || record.tag("Variant") != Some(variant_name::<Tablut>(variant)) {
         return Ok(Vec::new());
     }
     let white_result = match record.result() {
@@ -43,23 +48,16 @@ fn samples(record: &GameRecord, variant: Variant, name: &str) -> Result<Vec<Samp
         Some(RecordResult::Draw) => 0.5,
         _ => return Ok(Vec::new()),
     };
-    let mut p: Played<Tablut> = match record.tag("Start") {
-        Some(text) => Played::from_notation(variant, text).map_err(|e| e.to_string())?,
-        None => Played::start(variant, 0),
-    };
-    let mut out = Vec::new();
-    for (ply, recorded) in record.moves.iter().enumerate() {
-        if ply >= SKIP_PLIES && p.outcome().is_none() {
-            out.push(Sample {
-                position: *p.position(),
-                white_result,
-            });
-        }
-        let mv = p.parse_move(&recorded.text).map_err(|e| e.to_string())?;
-        let mv = p.check(&mv).map_err(|e| e.to_string())?;
-        p = p.play_unchecked(&mv);
-    }
-    Ok(out)
+    let positions = records::positions(record, variant)?;
+    Ok(positions[..positions.len() - 1]
+        .iter()
+        .skip(SKIP_PLIES)
+        .filter(|p| p.outcome().is_none())
+        .map(|p| Sample {
+            position: *p.position(),
+            white_result,
+        })
+        .collect())
 }
 
 /// The default evaluation with `values` for the weights named in `names`.
@@ -111,23 +109,15 @@ fn main() -> Result<(), String> {
         return Err("usage: tune VARIANT DIR...".into());
     };
     let variant = variant_by_name::<Tablut>(name).ok_or(format!("no Tablut variant {name}"))?;
-    let mut paths = Vec::new();
+    let mut read = Vec::new();
     for dir in dirs {
-        for entry in std::fs::read_dir(dir).map_err(|e| format!("{dir}: {e}"))? {
-            let path = entry.map_err(|e| e.to_string())?.path();
-            if path.extension().is_some_and(|e| e == "record") {
-                paths.push(path);
-            }
-        }
+        read.extend(records::read_dir(dir)?);
     }
-    paths.sort();
+    read.sort_by(|a, b| a.0.cmp(&b.0));
     let (mut all, mut held_out) = (Vec::new(), Vec::new());
     let mut games = 0;
-    for path in paths {
-        let shown = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
-        let record = GameRecord::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
-        let found = samples(&record, variant, name).map_err(|e| format!("{shown}: {e}"))?;
+    for (path, record) in read {
+        let found = samples(&record, variant).map_err(|e| format!("{}: {e}", path.display()))?;
         if !found.is_empty() {
             games += 1;
             if games % 5 == 0 {
