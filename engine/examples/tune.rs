@@ -8,8 +8,10 @@
 //! cargo run --release -p caber-engine --example tune -- VARIANT DIR...
 //! ```
 //!
-//! Uses the finished games of `VARIANT` only, and skips the first 8 plies
-//! each record lists (positions alike in many games). `black_soldier` stays as it is: it sets the scale.
+//! Uses the finished games of `VARIANT` only, skips the first 8 plies each
+//! record lists (positions alike in many games), and keeps only quiet
+//! positions (no capture or end of the game next move). `black_soldier`
+//! stays as it is: it sets the scale.
 //! Prints the error (on four games in five, and on the fifth held out) after
 //! each pass, undoes a pass that raised the held-out error and goes on with
 //! smaller steps, then the weights that changed as `name=value,...`, the
@@ -22,13 +24,19 @@ use caber_engine::eval::{Evaluator, Weights};
 use caber_engine::game::{variant_by_name, variant_name};
 use caber_engine::record::{GameRecord, RecordResult};
 use caber_engine::tablut::{Evaluation, Tablut, Variant};
-use caber_engine::{Game, Player};
+use caber_engine::{Game, Played, Player};
 
 /// Plies of each record left out (near the start, alike in many games).
 const SKIP_PLIES: usize = 8;
 
-/// Weights left as they are: the scale, and the root-only penalty.
-const FIXED: &[&str] = &["black_soldier", "soldier_left_hanging"];
+/// Weights left as they are: the scale, the root-only penalty, and the
+/// threats of a capture next move (quiet positions have none to fit on).
+const FIXED: &[&str] = &[
+    "black_soldier",
+    "soldier_left_hanging",
+    "capture_next_tenths",
+    "king_capture_next",
+];
 
 /// A position and the game's result for white (1 won, 0.5 drawn, 0 lost).
 struct Sample {
@@ -36,8 +44,8 @@ struct Sample {
     white_result: f64,
 }
 
-/// The positions of `record` after its first [`SKIP_PLIES`] moves and
-/// before its end, if it is a finished game of `variant`.
+/// The quiet positions of `record` after its first [`SKIP_PLIES`] moves
+/// and before its end, if it is a finished game of `variant`.
 fn samples(record: &GameRecord, variant: Variant) -> Result<Vec<Sample>, String> {
     if record.game() != "tablut" || record.tag("Variant") != Some(variant_name::<Tablut>(variant)) {
         return Ok(Vec::new());
@@ -52,12 +60,27 @@ fn samples(record: &GameRecord, variant: Variant) -> Result<Vec<Sample>, String>
     Ok(positions[..positions.len() - 1]
         .iter()
         .skip(SKIP_PLIES)
-        .filter(|p| p.outcome().is_none())
+        .filter(|p| quiet(p))
         .map(|p| Sample {
             position: *p.position(),
             white_result,
         })
         .collect())
+}
+
+/// Whether `p` is unfinished and its side to move can neither capture nor
+/// end the game: a position whose static value the next move does not
+/// overturn, as Texel's method is usually fitted.
+fn quiet(p: &Played<Tablut>) -> bool {
+    let pieces = |q: &Played<Tablut>| q.position().pieces().count();
+    let before = pieces(p);
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    p.outcome().is_none()
+        && moves.iter().all(|mv| {
+            let next = p.play_unchecked(mv);
+            next.outcome().is_none() && pieces(&next) == before
+        })
 }
 
 /// The default evaluation with `values` for the weights named in `names`.
