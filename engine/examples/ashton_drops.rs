@@ -6,18 +6,29 @@
 //! such capture).
 //!
 //! ```text
-//! cargo run --release -p caber-engine --example ashton_drops -- DIR [NAME]
+//! cargo run --release -p caber-engine --example ashton_drops -- DIR [NAME] [--deeper MS]
 //! ```
 //!
 //! With NAME, only the games whose white player (the record's `Second` tag:
 //! black is a Tablut game's first player, although white moves first)
 //! contains it. Prints one line per game and the totals.
+//!
+//! With `--deeper MS`, also searches again, for MS milliseconds with the
+//! default engine (alpha-beta, default weights, one thread), every position
+//! where white's move left black a drop that another move avoided, and
+//! prints whether the search keeps the move, plays another leaving a drop,
+//! or one leaving none, with its score: does a longer search judge the drop
+//! a mistake?
 
 #[path = "shared/records.rs"]
 mod records;
 
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
 use caber_engine::record::GameRecord;
-use caber_engine::tablut::{Move, Piece, Tablut, Variant};
+use caber_engine::search::{alphabeta, Limits, Score};
+use caber_engine::tablut::{Evaluation, Move, Piece, Tablut, Variant};
 use caber_engine::{Played, Player};
 
 /// One game's counts.
@@ -36,6 +47,9 @@ struct Counts {
     /// Of those, the drops white's move before could have avoided: another
     /// legal move would have left black no such capture.
     avoidable_drops: usize,
+    /// The positions before white's moves that left black a drop another
+    /// move avoided (whether or not black took it), and the position after.
+    avoidable_drop_moves: Vec<(Played<Tablut>, Played<Tablut>)>,
 }
 
 /// How many soldiers of `side` (`Piece::White` or `Piece::Black`) are on the board.
@@ -109,6 +123,9 @@ fn count(record: &GameRecord, white: &str) -> Result<Option<Counts>, String> {
                 && legal(p)
                     .iter()
                     .any(|alt| !black_can_drop(&p.play_unchecked(alt)));
+            if last_drop_avoidable {
+                counts.avoidable_drop_moves.push((p.clone(), next.clone()));
+            }
         } else {
             let lost = white_soldiers(p) - white_soldiers(next);
             if lost > 0 {
@@ -125,10 +142,85 @@ fn count(record: &GameRecord, white: &str) -> Result<Option<Counts>, String> {
     Ok(Some(counts))
 }
 
+/// What a longer search plays where white's move left an avoidable drop.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Verdict {
+    /// The same move.
+    Same,
+    /// Another move, still leaving black a drop.
+    OtherDrop,
+    /// A move leaving black no drop.
+    NoDrop,
+}
+
+/// Searches `before` for `budget` and judges its move against the one
+/// played (which led to `after`); also gives the search's score.
+fn search_again(
+    before: &Played<Tablut>,
+    after: &Played<Tablut>,
+    budget: Duration,
+) -> Option<(Verdict, Score)> {
+    let limits = Limits {
+        movetime: Some(budget),
+        ..Limits::default()
+    };
+    let info = alphabeta::search(
+        before,
+        Evaluation::default(),
+        &limits,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let chosen = before.play_unchecked(info.best_move()?);
+    let verdict = if chosen.hash() == after.hash() {
+        Verdict::Same
+    } else if black_can_drop(&chosen) {
+        Verdict::OtherDrop
+    } else {
+        Verdict::NoDrop
+    };
+    Some((verdict, info.score()?))
+}
+
+/// The ranges of white's score the verdicts are tallied under.
+const SCORE_CLASSES: [&str; 7] = [
+    "forced win",
+    "0 or more",
+    "-1 to -199",
+    "-200 to -399",
+    "-400 or less",
+    "forced loss",
+    "forced draw",
+];
+
+/// The index in [`SCORE_CLASSES`] of `score`'s range.
+fn score_class(score: Score) -> usize {
+    match score {
+        Score::Mate(n) if n > 0 => 0,
+        Score::Centi(c) if c >= 0 => 1,
+        Score::Centi(c) if c > -200 => 2,
+        Score::Centi(c) if c > -400 => 3,
+        Score::Centi(_) => 4,
+        Score::Mate(_) => 5,
+        Score::Draw => 6,
+    }
+}
+
 fn main() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let deeper = match args.iter().position(|a| a == "--deeper") {
+        Some(i) => {
+            let ms = args
+                .get(i + 1)
+                .and_then(|ms| ms.parse().ok())
+                .ok_or("--deeper needs milliseconds")?;
+            args.drain(i..i + 2);
+            Some(Duration::from_millis(ms))
+        }
+        None => None,
+    };
     let Some(dir) = args.first() else {
-        return Err("usage: ashton_drops DIR [NAME]".into());
+        return Err("usage: ashton_drops DIR [NAME] [--deeper MS]".into());
     };
     let white = args.get(1).map_or("", String::as_str);
     let mut total = Counts::default();
@@ -147,6 +239,7 @@ fn main() -> Result<(), String> {
         total.avoidable += c.avoidable;
         total.drops += c.drops;
         total.avoidable_drops += c.avoidable_drops;
+        total.avoidable_drop_moves.extend(c.avoidable_drop_moves);
     }
     println!(
         "total: {} soldiers lost in {} white moves, on {} of them; {} of those {} avoidable (another move left black no capture); {} drops (white had no capture in reply), {} of them avoidable (another move left black no such capture)",
@@ -158,5 +251,35 @@ fn main() -> Result<(), String> {
         total.drops,
         total.avoidable_drops
     );
+    if let Some(budget) = deeper {
+        deeper_report(&total.avoidable_drop_moves, budget);
+    }
     Ok(())
+}
+
+/// Searches every position of `moves` again for `budget` and prints the
+/// verdicts, one line each, and their tally by score.
+fn deeper_report(moves: &[(Played<Tablut>, Played<Tablut>)], budget: Duration) {
+    let mut tally = [[0usize; 3]; SCORE_CLASSES.len()];
+    for (before, after) in moves {
+        let Some((verdict, score)) = search_again(before, after, budget) else {
+            continue;
+        };
+        println!("{}: {verdict:?} ({score:?})", before.to_notation());
+        tally[score_class(score)][verdict as usize] += 1;
+    }
+    let sum = |v: usize| tally.iter().map(|n| n[v]).sum::<usize>();
+    println!(
+        "searched again for {} ms: {} positions; the same move {}, another leaving a drop {}, one leaving none {}",
+        budget.as_millis(),
+        moves.len(),
+        sum(0),
+        sum(1),
+        sum(2)
+    );
+    for (class, [same, other, none]) in SCORE_CLASSES.iter().zip(tally) {
+        if same + other + none > 0 {
+            println!("  scored {class}: same {same}, other drop {other}, no drop {none}");
+        }
+    }
 }
