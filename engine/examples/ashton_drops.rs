@@ -18,7 +18,10 @@
 //! where white's move left black a drop that another move avoided, and
 //! prints whether the search keeps the move, plays another leaving a drop,
 //! or one leaving none, with its score: does a longer search judge the drop
-//! a mistake?
+//! a mistake? Where it plays another move, both positions after the two
+//! moves are searched for MS as well and the played move is judged as
+//! `caber review` judges moves: by the win probability white lost
+//! (`caber_engine::review`).
 
 #[path = "shared/records.rs"]
 mod records;
@@ -27,9 +30,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use caber_engine::record::GameRecord;
-use caber_engine::search::{alphabeta, Limits, Score};
+use caber_engine::review::Judgement;
+use caber_engine::search::{alphabeta, Info, Limits, Score};
 use caber_engine::tablut::{Evaluation, Move, Piece, Tablut, Variant};
-use caber_engine::{Played, Player};
+use caber_engine::{GameResult, Played, Player};
 
 /// One game's counts.
 #[derive(Default)]
@@ -153,24 +157,52 @@ enum Verdict {
     NoDrop,
 }
 
-/// Searches `before` for `budget` and judges its move against the one
-/// played (which led to `after`); also gives the search's score.
-fn search_again(
-    before: &Played<Tablut>,
-    after: &Played<Tablut>,
-    budget: Duration,
-) -> Option<(Verdict, Score)> {
+/// The default engine's search of `p` for `budget` on one thread.
+fn search(p: &Played<Tablut>, budget: Duration) -> Info<Move> {
     let limits = Limits {
         movetime: Some(budget),
         ..Limits::default()
     };
-    let info = alphabeta::search(
-        before,
+    alphabeta::search(
+        p,
         Evaluation::default(),
         &limits,
         &AtomicBool::new(false),
         &mut |_| {},
-    );
+    )
+}
+
+/// White's win probability in `p`, black to move: the outcome if the game
+/// is over, else from a search for `budget`, as `caber review` values it.
+fn white_value(p: &Played<Tablut>, budget: Duration) -> f64 {
+    match p.outcome().map(|o| o.result) {
+        Some(GameResult::Win(Player::Two)) => 1.0,
+        Some(GameResult::Win(Player::One)) => 0.0,
+        Some(GameResult::Draw) => 0.5,
+        None => search(p, budget)
+            .score()
+            .map_or(0.5, |s| 1.0 - s.win_probability()),
+    }
+}
+
+/// A longer search's view of a move white played (which led to `after`).
+struct Second {
+    verdict: Verdict,
+    /// The search's score of `before`, white's view.
+    score: Score,
+    /// The win probability the move played lost against the search's choice
+    /// (both positions searched alike); none if the choice was the same.
+    loss: Option<f64>,
+}
+
+/// Searches `before` for `budget` and judges its move against the one
+/// played, which led to `after`.
+fn search_again(
+    before: &Played<Tablut>,
+    after: &Played<Tablut>,
+    budget: Duration,
+) -> Option<Second> {
+    let info = search(before, budget);
     let chosen = before.play_unchecked(info.best_move()?);
     let verdict = if chosen.hash() == after.hash() {
         Verdict::Same
@@ -179,7 +211,13 @@ fn search_again(
     } else {
         Verdict::NoDrop
     };
-    Some((verdict, info.score()?))
+    let loss = (verdict != Verdict::Same)
+        .then(|| (white_value(&chosen, budget) - white_value(after, budget)).max(0.0));
+    Some(Second {
+        verdict,
+        score: info.score()?,
+        loss,
+    })
 }
 
 /// The ranges of white's score the verdicts are tallied under.
@@ -258,14 +296,28 @@ fn main() -> Result<(), String> {
 }
 
 /// Searches every position of `moves` again for `budget` and prints the
-/// verdicts, one line each, and their tally by score.
+/// verdicts, one line each, their tally by score, and the judgements of
+/// the moves played where the search chose another.
 fn deeper_report(moves: &[(Played<Tablut>, Played<Tablut>)], budget: Duration) {
     let mut tally = [[0usize; 3]; SCORE_CLASSES.len()];
+    let mut judged = [0usize; 4];
     for (before, after) in moves {
-        let Some((verdict, score)) = search_again(before, after, budget) else {
+        let Some(second) = search_again(before, after, budget) else {
             continue;
         };
-        println!("{}: {verdict:?} ({score:?})", before.to_notation());
+        let (verdict, score) = (second.verdict, second.score);
+        match second.loss {
+            Some(loss) => {
+                let judgement = Judgement::of(loss);
+                judged[judgement as usize] += 1;
+                println!(
+                    "{}: {verdict:?} ({score:?}), played move lost {loss:.3}: {}",
+                    before.to_notation(),
+                    judgement.name()
+                );
+            }
+            None => println!("{}: {verdict:?} ({score:?})", before.to_notation()),
+        }
         tally[score_class(score)][verdict as usize] += 1;
     }
     let sum = |v: usize| tally.iter().map(|n| n[v]).sum::<usize>();
@@ -282,4 +334,8 @@ fn deeper_report(moves: &[(Played<Tablut>, Played<Tablut>)], budget: Duration) {
             println!("  scored {class}: same {same}, other drop {other}, no drop {none}");
         }
     }
+    let [good, inaccuracy, mistake, blunder] = judged;
+    println!(
+        "the moves played where it chose another, judged by the win probability lost: good {good}, inaccuracy {inaccuracy}, mistake {mistake}, blunder {blunder}"
+    );
 }
