@@ -33,7 +33,7 @@ use caber_engine::record::GameRecord;
 use caber_engine::review::Judgement;
 use caber_engine::search::{alphabeta, Info, Limits, Score};
 use caber_engine::tablut::{Evaluation, Move, Piece, Tablut, Variant};
-use caber_engine::{GameResult, Played, Player};
+use caber_engine::{Played, Player};
 
 /// One game's counts.
 #[derive(Default)]
@@ -175,10 +175,8 @@ fn search(p: &Played<Tablut>, budget: Duration) -> Info<Move> {
 /// White's win probability in `p`, black to move: the outcome if the game
 /// is over, else from a search for `budget`, as `caber review` values it.
 fn white_value(p: &Played<Tablut>, budget: Duration) -> f64 {
-    match p.outcome().map(|o| o.result) {
-        Some(GameResult::Win(Player::Two)) => 1.0,
-        Some(GameResult::Win(Player::One)) => 0.0,
-        Some(GameResult::Draw) => 0.5,
+    match p.outcome() {
+        Some(outcome) => outcome.result.reward(Player::Two),
         None => search(p, budget)
             .score()
             .map_or(0.5, |s| 1.0 - s.win_probability()),

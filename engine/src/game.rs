@@ -49,6 +49,19 @@ pub enum GameResult {
     Draw,
 }
 
+impl GameResult {
+    /// `player`'s share of the result: 1 for a win, 0.5 for a draw, 0 for a
+    /// loss (what the tree searches back up, and a finished game's win
+    /// probability).
+    pub fn reward(self, player: Player) -> f64 {
+        match self {
+            GameResult::Win(winner) if winner == player => 1.0,
+            GameResult::Win(_) => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+}
+
 /// The end of a game: the result and why it happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {

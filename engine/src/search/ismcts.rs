@@ -95,14 +95,6 @@ fn centi(win_rate: f64) -> i32 {
     (400.0 * (w / (1.0 - w)).ln()).round() as i32
 }
 
-fn reward(result: GameResult, p: Player) -> f64 {
-    match result {
-        GameResult::Win(w) if w == p => 1.0,
-        GameResult::Win(_) => 0.0,
-        GameResult::Draw => 0.5,
-    }
-}
-
 /// Searches the viewer's move within `limits` (iterations = `nodes`, or
 /// `movetime`, or until `stop`); nothing when the other player is to move. A
 /// move that wins at once is returned with `Score::Mate(1)`; otherwise lines
@@ -270,8 +262,8 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
             steps += 1;
         }
         let one = match history.settled(&s) {
-            Some(o) => reward(o.result, Player::One),
-            None if stuck => reward(s.no_moves().result, Player::One),
+            Some(o) => o.result.reward(Player::One),
+            None if stuck => s.no_moves().result.reward(Player::One),
             None => policy.leaf_value(&s),
         };
         for &n in &path[1..] {
@@ -352,7 +344,7 @@ pub fn evaluate<I: InformationSet, P: Policy<I>>(
     stop: &AtomicBool,
 ) -> f64 {
     if let Some(o) = root.outcome() {
-        return reward(o.result, root.viewer());
+        return o.result.reward(root.viewer());
     }
     let info = tree_search(root, policy, limits, stop, &mut |_| {});
     let p = info.score().map_or(0.5, |s| s.win_probability());

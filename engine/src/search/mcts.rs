@@ -23,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use super::clock::Clock;
 use super::{Info, Limits, Line, Score, Searcher};
 use crate::eval::Evaluator;
-use crate::game::{Game, GameResult, Outcome, PerfectInformation, Player};
+use crate::game::{Game, Outcome, PerfectInformation, Player};
 use crate::history::History;
 use crate::played::Played;
 
@@ -261,15 +261,6 @@ fn descend<G: Game>(
     }
 }
 
-/// The reward of `Player::One` in a finished game.
-fn reward(outcome: Outcome) -> f64 {
-    match outcome.result {
-        GameResult::Win(Player::One) => 1.0,
-        GameResult::Win(Player::Two) => 0.0,
-        GameResult::Draw => 0.5,
-    }
-}
-
 /// Plays the policy's moves to the end; returns the reward of `Player::One`.
 fn play_out<G: Game, E: Evaluator<G>, P: Playout<G>>(
     mut pos: G,
@@ -282,14 +273,14 @@ fn play_out<G: Game, E: Evaluator<G>, P: Playout<G>>(
     for _ in 0..PLAYOUT_LIMIT {
         let mv = match playout.next(&pos, path, buffer, rng) {
             Ok(mv) => mv,
-            Err(outcome) => return reward(outcome),
+            Err(outcome) => return outcome.result.reward(Player::One),
         };
         let child = pos.play_unchecked(&mv);
         path.enter(&pos, &child);
         pos = child;
     }
     if let Some(outcome) = path.outcome(&pos) {
-        return reward(outcome);
+        return outcome.result.reward(Player::One);
     }
     let p = Score::Centi(evaluator.evaluate(&pos)).win_probability();
     match pos.side_to_move() {
