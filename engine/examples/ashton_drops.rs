@@ -209,11 +209,12 @@ fn search_again(
     } else {
         Verdict::NoDrop
     };
+    let score = info.score()?;
     let loss = (verdict != Verdict::Same)
         .then(|| (white_value(&chosen, budget) - white_value(after, budget)).max(0.0));
     Some(Second {
         verdict,
-        score: info.score()?,
+        score,
         loss,
     })
 }
