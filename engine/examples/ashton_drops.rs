@@ -30,7 +30,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use caber_engine::record::GameRecord;
-use caber_engine::review::Judgement;
+use caber_engine::review::Tally;
 use caber_engine::search::{alphabeta, Info, Limits, Score};
 use caber_engine::tablut::{Evaluation, Move, Piece, Tablut, Variant};
 use caber_engine::{Played, Player};
@@ -188,9 +188,9 @@ struct Second {
     verdict: Verdict,
     /// The search's score of `before`, white's view.
     score: Score,
-    /// The win probability the move played lost against the search's choice
-    /// (both positions searched alike); none if the choice was the same.
-    loss: Option<f64>,
+    /// White's win probability after the search's choice and after the move
+    /// played (both positions searched alike); none if the choice was the same.
+    values: Option<(f64, f64)>,
 }
 
 /// Searches `before` for `budget` and judges its move against the one
@@ -210,12 +210,12 @@ fn search_again(
         Verdict::NoDrop
     };
     let score = info.score()?;
-    let loss = (verdict != Verdict::Same)
-        .then(|| (white_value(&chosen, budget) - white_value(after, budget)).max(0.0));
+    let values = (verdict != Verdict::Same)
+        .then(|| (white_value(&chosen, budget), white_value(after, budget)));
     Some(Second {
         verdict,
         score,
-        loss,
+        values,
     })
 }
 
@@ -299,16 +299,16 @@ fn main() -> Result<(), String> {
 /// the moves played where the search chose another.
 fn deeper_report(moves: &[(Played<Tablut>, Played<Tablut>)], budget: Duration) {
     let mut tally = [[0usize; 3]; SCORE_CLASSES.len()];
-    let mut judged = [0usize; 4];
+    let mut judged = Tally::default();
     for (before, after) in moves {
         let Some(second) = search_again(before, after, budget) else {
             continue;
         };
         let (verdict, score) = (second.verdict, second.score);
-        match second.loss {
-            Some(loss) => {
-                let judgement = Judgement::of(loss);
-                judged[judgement as usize] += 1;
+        match second.values {
+            Some((best, played)) => {
+                let judgement = judged.add(best, played);
+                let loss = (best - played).max(0.0);
                 println!(
                     "{}: {verdict:?} ({score:?}), played move lost {loss:.3}: {}",
                     before.to_notation(),
@@ -333,8 +333,15 @@ fn deeper_report(moves: &[(Played<Tablut>, Played<Tablut>)], budget: Duration) {
             println!("  scored {class}: same {same}, other drop {other}, no drop {none}");
         }
     }
-    let [good, inaccuracy, mistake, blunder] = judged;
+    let Tally {
+        moves,
+        inaccuracies,
+        mistakes,
+        blunders,
+        ..
+    } = judged;
+    let good = moves - inaccuracies - mistakes - blunders;
     println!(
-        "the moves played where it chose another, judged by the win probability lost: good {good}, inaccuracy {inaccuracy}, mistake {mistake}, blunder {blunder}"
+        "the moves played where it chose another, judged by the win probability lost: good {good}, inaccuracy {inaccuracies}, mistake {mistakes}, blunder {blunders}"
     );
 }
