@@ -5,6 +5,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::game::Game;
+use crate::quote;
 
 /// The range a weight may be set in: wide enough for any tuning, narrow
 /// enough that no evaluation comes near a mate score.
@@ -84,11 +85,21 @@ impl fmt::Display for WeightError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WeightError::Unknown { name, known } if known.is_empty() => {
-                write!(f, "unknown weight {name:?}: this searcher takes no weights")
+                write!(
+                    f,
+                    "unknown weight {}: this searcher takes no weights",
+                    quote(name)
+                )
             }
             WeightError::Unknown { name, known } => {
-                write!(f, "unknown weight {name:?} (known: {})", known.join(", "))
+                write!(
+                    f,
+                    "unknown weight {} (known: {})",
+                    quote(name),
+                    known.join(", ")
+                )
             }
+            // Only a known weight's value is checked: its name is short.
             WeightError::OutOfRange { name, value } => write!(
                 f,
                 "weight {name}={value} is outside {}..={}",

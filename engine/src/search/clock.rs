@@ -8,19 +8,23 @@ use std::time::{Duration, Instant};
 
 use super::Limits;
 
-/// How many nodes pass between two reads of the wall clock.
+/// How many alpha-beta nodes pass between two reads of the wall clock: a
+/// node takes well under a microsecond, so the clock is read about every
+/// 0.1 ms, and reading it costs under 1% of the search.
 const TIME_CHECK_INTERVAL: u64 = 256;
 
 /// Counts nodes and decides when a search must stop.
 ///
 /// The stop flag is read at every node (a relaxed atomic load), so a search
 /// stops within a few nodes of the flag being set; the wall clock is read
-/// every [`TIME_CHECK_INTERVAL`] nodes.
+/// every [`TIME_CHECK_INTERVAL`] nodes, or at every node of a clock made
+/// [`Clock::per_playout`] (a Monte Carlo playout can take 0.1 ms and more).
 pub(crate) struct Clock<'a> {
     start: Instant,
     stop: &'a AtomicBool,
     node_limit: Option<u64>,
-    movetime: Option<Duration>,
+    /// When the time budget runs out (movetime and deadline).
+    ends: Option<Instant>,
     report_every: Option<Duration>,
     last_report: Duration,
     /// Whether the node and time budgets apply (the stop flag always does).
@@ -30,16 +34,19 @@ pub(crate) struct Clock<'a> {
     report_due: bool,
     /// The nodes of every thread of a parallel search.
     shared: Option<&'a AtomicU64>,
+    /// Nodes between two reads of the wall clock, less one (a power of two less one).
+    check_mask: u64,
 }
 
 impl<'a> Clock<'a> {
     /// A clock starting now.
     pub(crate) fn new(limits: &Limits, stop: &'a AtomicBool) -> Self {
+        let start = Instant::now();
         Clock {
-            start: Instant::now(),
+            start,
             stop,
             node_limit: limits.nodes,
-            movetime: limits.movetime,
+            ends: limits.ends(start),
             report_every: limits.report_every,
             last_report: Duration::ZERO,
             enforce_budgets: true,
@@ -47,6 +54,16 @@ impl<'a> Clock<'a> {
             stopped: false,
             report_due: false,
             shared: None,
+            check_mask: TIME_CHECK_INTERVAL - 1,
+        }
+    }
+
+    /// A clock starting now that reads the wall clock at every node: for
+    /// searchers whose node is a whole playout.
+    pub(crate) fn per_playout(limits: &Limits, stop: &'a AtomicBool) -> Self {
+        Clock {
+            check_mask: 0,
+            ..Clock::new(limits, stop)
         }
     }
 
@@ -63,8 +80,8 @@ impl<'a> Clock<'a> {
     /// thread's search).
     pub(crate) fn publish(&mut self) {
         if let Some(shared) = self.shared {
-            shared.fetch_add(self.nodes % TIME_CHECK_INTERVAL, Ordering::Relaxed);
-            self.nodes -= self.nodes % TIME_CHECK_INTERVAL;
+            shared.fetch_add(self.nodes & self.check_mask, Ordering::Relaxed);
+            self.nodes -= self.nodes & self.check_mask;
         }
     }
 
@@ -81,15 +98,16 @@ impl<'a> Clock<'a> {
             return false;
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(TIME_CHECK_INTERVAL) {
+        if self.nodes & self.check_mask == 0 {
             if let Some(shared) = self.shared {
-                shared.fetch_add(TIME_CHECK_INTERVAL, Ordering::Relaxed);
+                shared.fetch_add(self.check_mask + 1, Ordering::Relaxed);
             }
-            let elapsed = self.start.elapsed();
-            if self.enforce_budgets && self.movetime.is_some_and(|t| elapsed >= t) {
+            let now = Instant::now();
+            if self.enforce_budgets && self.ends.is_some_and(|e| now >= e) {
                 self.stopped = true;
                 return false;
             }
+            let elapsed = now - self.start;
             if self
                 .report_every
                 .is_some_and(|every| elapsed >= self.last_report + every)
@@ -111,7 +129,7 @@ impl<'a> Clock<'a> {
             && (self.stop.load(Ordering::Relaxed)
                 || (self.enforce_budgets
                     && (self.node_limit.is_some_and(|n| self.nodes() >= n)
-                        || self.movetime.is_some_and(|t| self.start.elapsed() >= t))))
+                        || self.ends.is_some_and(|e| Instant::now() >= e))))
         {
             self.stopped = true;
         }
@@ -137,7 +155,7 @@ impl<'a> Clock<'a> {
     /// Nodes counted so far (in a parallel search: by every thread).
     pub(crate) fn nodes(&self) -> u64 {
         match self.shared {
-            Some(shared) => shared.load(Ordering::Relaxed) + self.nodes % TIME_CHECK_INTERVAL,
+            Some(shared) => shared.load(Ordering::Relaxed) + (self.nodes & self.check_mask),
             None => self.nodes,
         }
     }
@@ -149,7 +167,10 @@ impl<'a> Clock<'a> {
 
     /// Whether the limits leave the search unbounded (only the stop flag ends it).
     pub(crate) fn unbounded(limits: &Limits) -> bool {
-        limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none()
+        limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.deadline.is_none()
     }
 
     /// Whether the stop flag is set.

@@ -164,9 +164,10 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
     let mut priors = Vec::new();
     let mut last_report = Instant::now();
     let mut iterations = 0u64;
+    let ends = limits.ends(start);
     loop {
         if limits.nodes.is_some_and(|n| iterations >= n)
-            || limits.movetime.is_some_and(|t| start.elapsed() >= t)
+            || ends.is_some_and(|e| Instant::now() >= e)
             || stop.load(Ordering::Relaxed)
         {
             info.stopped = true;

@@ -141,7 +141,7 @@ pub fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
     let pos = root.position();
     let mut path = root.walk();
     let base = path.len();
-    let mut clock = Clock::new(limits, stop);
+    let mut clock = Clock::per_playout(limits, stop);
     let mut rng = ChaCha8Rng::seed_from_u64(limits.seed);
     let mut tree = vec![Node {
         mv: None,

@@ -30,7 +30,7 @@
 //! ```
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::eval::{check_weights, weighted, Evaluator, WeightError, WeightSettings};
 use crate::game::PerfectInformation;
@@ -173,6 +173,10 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Maximum wall-clock time.
     pub movetime: Option<Duration>,
+    /// An instant the search ends by, whatever its movetime: a caller's
+    /// deadline, against which the time before the search starts (building
+    /// the searcher, a wait for a thread) counts too.
+    pub deadline: Option<Instant>,
     /// Number of principal variations to report (at least 1).
     pub multipv: usize,
     /// Call the progress callback at least this often (besides once per completed depth).
@@ -184,12 +188,25 @@ pub struct Limits {
     pub threads: usize,
 }
 
+impl Limits {
+    /// When a search started at `start` must end: the earlier of its
+    /// movetime and its deadline, if it has either.
+    pub fn ends(&self, start: Instant) -> Option<Instant> {
+        let by_movetime = self.movetime.and_then(|t| start.checked_add(t));
+        match (by_movetime, self.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             depth: None,
             nodes: None,
             movetime: None,
+            deadline: None,
             multipv: 1,
             report_every: None,
             seed: 0,
