@@ -10,6 +10,9 @@ use std::path::Path;
 
 use tonic::Status;
 
+/// The `authorization` scheme and the space after it.
+const SCHEME: &[u8] = b"Bearer ";
+
 /// The bearer token clients must send. Never printed (its `Debug` hides it).
 #[derive(Clone)]
 pub struct Token(String);
@@ -49,7 +52,12 @@ impl Token {
                 "authorization: missing (send `authorization: Bearer <token>`)",
             ));
         };
-        let Some(given) = value.strip_prefix(b"Bearer ") else {
+        // The scheme's name is case-insensitive (RFC 7235).
+        let given = value
+            .split_at_checked(SCHEME.len())
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(SCHEME))
+            .map(|(_, token)| token);
+        let Some(given) = given else {
             return Err(Status::unauthenticated(
                 "authorization: expected `Bearer <token>`",
             ));
@@ -78,6 +86,8 @@ mod tests {
     fn only_the_right_bearer_token_passes() {
         let token = Token::new(" s3cret\n").unwrap();
         assert!(token.check(Some(b"Bearer s3cret")).is_ok());
+        assert!(token.check(Some(b"bearer s3cret")).is_ok());
+        assert!(token.check(Some(b"BEARER  s3cret")).is_ok());
         for (header, problem) in [
             (None, "missing"),
             (Some(&b"s3cret"[..]), "expected `Bearer <token>`"),

@@ -1,7 +1,10 @@
 //! A tower layer around the whole server: one log line and the metrics of
-//! every call, the count of API calls in flight (for the graceful shutdown)
-//! and the bearer-token check (only for the `caber.v1` API: health and
-//! reflection stay open).
+//! every call, the count of API calls in flight (for the graceful shutdown),
+//! the bearer-token check (only for the `caber.v1` API: health and
+//! reflection stay open), and a bound on every status message: the handlers
+//! quote client values by a short prefix, and a message that is still longer
+//! than [`MAX_STATUS_MESSAGE`] is cut here, so that no reply and no log line
+//! grows with a request, whatever the error path.
 //!
 //! A call ends when its response body ends (the status comes in the trailers,
 //! or in the headers of an error), or when the client goes away (logged as
@@ -31,10 +34,47 @@ use crate::metrics::{self, code_name};
 /// The path prefix of the calls that need the token and are counted in flight.
 const API_PREFIX: &str = "/caber.v1.";
 
-/// State shared by the layer and the server's owner: the API calls in flight.
+/// The longest status message a reply carries, in bytes.
+pub const MAX_STATUS_MESSAGE: usize = 1024;
+
+/// `message` cut to at most [`MAX_STATUS_MESSAGE`] bytes (at a character
+/// boundary), saying how long it was.
+pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
+    if message.len() <= MAX_STATUS_MESSAGE {
+        return message.into();
+    }
+    let tail = format!("... (status message cut: {} bytes)", message.len());
+    let mut cut = MAX_STATUS_MESSAGE - tail.len();
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}{tail}", &message[..cut]).into()
+}
+
+/// Cuts the status message in `headers` (a reply's headers or trailers) to
+/// [`bounded`]'s length, keeping its code and details.
+fn bound_status(headers: &mut HeaderMap) {
+    let long = headers
+        .get("grpc-message")
+        .is_some_and(|m| m.len() > MAX_STATUS_MESSAGE);
+    if !long {
+        return;
+    }
+    if let Some(status) = Status::from_header_map(headers) {
+        let message = bounded(status.message()).into_owned();
+        let cut = Status::with_details(status.code(), message, status.details().to_vec().into());
+        if cut.add_header(headers).is_err() {
+            headers.remove("grpc-message");
+        }
+    }
+}
+
+/// State shared by the layer and the server's owner: the API calls in
+/// flight, and all calls (health and reflection too) against `--max-calls`.
 #[derive(Debug, Default)]
 pub struct CallGate {
     in_flight: AtomicUsize,
+    calls: AtomicUsize,
     idle: tokio::sync::Notify,
 }
 
@@ -73,6 +113,21 @@ impl CallGame {
     }
 }
 
+/// When a call reached the server (a request extension): a call's deadline
+/// counts from here, not from when its handler runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival(pub Instant);
+
+impl Arrival {
+    /// When `request` arrived (now, outside the server).
+    pub fn of<T>(request: &tonic::Request<T>) -> Instant {
+        request
+            .extensions()
+            .get::<Arrival>()
+            .map_or_else(Instant::now, |a| a.0)
+    }
+}
+
 /// Notes `game` on the call of `request`, for its log line (a no-op outside the server).
 pub fn note_game<T>(request: &tonic::Request<T>, game: &str) {
     if let Some(note) = request.extensions().get::<CallGame>() {
@@ -85,12 +140,20 @@ pub fn note_game<T>(request: &tonic::Request<T>, game: &str) {
 pub struct CallLayer {
     gate: Arc<CallGate>,
     token: Option<Token>,
+    max_calls: usize,
 }
 
 impl CallLayer {
-    /// A layer counting API calls in `gate` and checking `token` (if any).
-    pub fn new(gate: Arc<CallGate>, token: Option<Token>) -> Self {
-        Self { gate, token }
+    /// A layer counting calls in `gate`, refusing one beyond `max_calls` in
+    /// progress, and checking `token` (if any) on API calls.
+    pub fn new(gate: Arc<CallGate>, token: Option<Token>, max_calls: usize) -> Self {
+        // The method table is built now rather than on the first call.
+        known_method("");
+        Self {
+            gate,
+            token,
+            max_calls: max_calls.max(1),
+        }
     }
 }
 
@@ -120,14 +183,16 @@ struct Call {
     start: Instant,
     code: Option<Code>,
     message: String,
-    gate: Option<Arc<CallGate>>,
+    gate: Arc<CallGate>,
+    api: bool,
 }
 
 impl Call {
-    fn start(method: Method, gate: Option<Arc<CallGate>>) -> Self {
+    fn start(method: Method, gate: Arc<CallGate>, api: bool) -> Self {
         metrics::global().call_started();
-        if let Some(g) = &gate {
-            g.in_flight.fetch_add(1, Ordering::SeqCst);
+        gate.calls.fetch_add(1, Ordering::SeqCst);
+        if api {
+            gate.in_flight.fetch_add(1, Ordering::SeqCst);
         }
         Self {
             method,
@@ -136,6 +201,7 @@ impl Call {
             code: None,
             message: String::new(),
             gate,
+            api,
         }
     }
 
@@ -166,10 +232,9 @@ impl Drop for Call {
             let error = percent_decode(&self.message);
             tracing::info!(method = %self.method, game, status, latency_ms, error, "call");
         }
-        if let Some(gate) = &self.gate {
-            if gate.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
-                gate.idle.notify_waiters();
-            }
+        self.gate.calls.fetch_sub(1, Ordering::SeqCst);
+        if self.api && self.gate.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.gate.idle.notify_waiters();
         }
     }
 }
@@ -274,14 +339,21 @@ impl HttpBody for CallBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
         let this = &mut *self;
-        let polled = Pin::new(&mut this.inner).poll_frame(cx);
-        match &polled {
+        let mut polled = Pin::new(&mut this.inner).poll_frame(cx);
+        match &mut polled {
             Poll::Ready(Some(Ok(frame))) => {
-                if let (Some(trailers), Some(call)) = (frame.trailers_ref(), this.call.as_mut()) {
-                    call.read_status(trailers);
+                if let Some(trailers) = frame.trailers_mut() {
+                    bound_status(trailers);
+                    if let Some(call) = this.call.as_mut() {
+                        call.read_status(trailers);
+                    }
                 }
             }
             Poll::Ready(Some(Err(status))) => {
+                if status.message().len() > MAX_STATUS_MESSAGE {
+                    let message = bounded(status.message()).into_owned();
+                    *status = Status::new(status.code(), message);
+                }
                 if let Some(call) = this.call.as_mut() {
                     call.code = Some(status.code());
                     call.message = status.message().to_string();
@@ -333,14 +405,22 @@ where
     }
 
     fn call(&mut self, mut request: Request<Body>) -> Self::Future {
+        request.extensions_mut().insert(Arrival(Instant::now()));
         let path = request.uri().path();
         let api = path.starts_with(API_PREFIX);
         let method = match known_method(path) {
             true => Method::Known(path.to_string()),
             false => Method::Unknown(quote(path).to_string()),
         };
-        let gate = self.layer.gate.clone();
-        let call = Call::start(method, api.then(|| gate.clone()));
+        let call = Call::start(method, self.layer.gate.clone(), api);
+        let calls = self.layer.gate.calls.load(Ordering::SeqCst);
+        if calls > self.layer.max_calls {
+            let status = Status::resource_exhausted(format!(
+                "server busy: {} calls in progress, the most at once (--max-calls); retry later",
+                self.layer.max_calls
+            ));
+            return Box::pin(std::future::ready(Ok(refuse(status, call))));
+        }
         if api {
             if let Some(token) = &self.layer.token {
                 let header = request.headers().get("authorization").map(|v| v.as_bytes());
@@ -355,7 +435,8 @@ where
         Box::pin(async move {
             let mut call = call;
             let response = inner.call(request).await?;
-            let (parts, body) = response.into_parts();
+            let (mut parts, body) = response.into_parts();
+            bound_status(&mut parts.headers);
             call.read_status(&parts.headers);
             Ok(Response::from_parts(
                 parts,
@@ -371,6 +452,28 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_status_message_is_cut_in_the_reply_keeping_its_code() {
+        let long = format!("field: {}", "é".repeat(5000));
+        let mut headers = HeaderMap::new();
+        Status::invalid_argument(long.clone())
+            .add_header(&mut headers)
+            .unwrap();
+        bound_status(&mut headers);
+        let status = Status::from_header_map(&headers).unwrap();
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert!(
+            status.message().len() <= MAX_STATUS_MESSAGE,
+            "{}",
+            status.message().len()
+        );
+        assert!(status.message().starts_with("field: é"));
+        assert!(status
+            .message()
+            .ends_with(&format!("(status message cut: {} bytes)", long.len())));
+        assert_eq!(bounded("short"), "short");
+    }
 
     #[test]
     fn grpc_messages_are_percent_decoded() {

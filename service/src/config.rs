@@ -9,6 +9,15 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 
 use crate::search_runner::Caps;
+use crate::transport::TransportLimits;
+
+/// The transport flags' defaults.
+const DEFAULTS: TransportLimits = TransportLimits::DEFAULT;
+
+/// A duration in whole milliseconds, as the flags take it.
+const fn ms(d: Duration) -> u64 {
+    d.as_millis() as u64
+}
 
 /// How log lines are written (to standard error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -58,6 +67,11 @@ pub struct Config {
     /// movetimes are lowered, and SearchStats.clamped says so).
     #[arg(long, env = "CABER_MAX_MOVETIME_MS", default_value_t = 60_000)]
     pub max_movetime_ms: u64,
+    /// Longest review in milliseconds, all its searches together: a review
+    /// whose searches would take longer gets a lower movetime for each
+    /// (ReviewUpdate.budget says so).
+    #[arg(long, env = "CABER_MAX_REVIEW_MS", default_value_t = 60_000)]
+    pub max_review_ms: u64,
     /// Most nodes one search may visit (larger requests are lowered); 0: no maximum.
     #[arg(long, env = "CABER_MAX_NODES", default_value_t = 0)]
     pub max_nodes: u64,
@@ -66,9 +80,41 @@ pub struct Config {
     /// once against --max-searches.
     #[arg(long, env = "CABER_MAX_THREADS_PER_SEARCH", default_value_t = 1)]
     pub max_threads_per_search: usize,
-    /// Largest request message accepted, in bytes.
-    #[arg(long, env = "CABER_MAX_MESSAGE_BYTES", default_value_t = crate::DEFAULT_MAX_MESSAGE_BYTES)]
+    /// Largest request message accepted, in bytes: lowers each method's own
+    /// limit (a game record 512 KiB, a position 256 KiB, a health check 1 KiB).
+    #[arg(long, env = "CABER_MAX_MESSAGE_BYTES", default_value_t = DEFAULTS.max_message_bytes)]
     pub max_message_bytes: usize,
+    /// Request bytes being received at once over all calls: a message is
+    /// admitted only if the length it announces fits in what is left
+    /// (otherwise RESOURCE_EXHAUSTED).
+    #[arg(long, env = "CABER_MAX_REQUEST_MEMORY_BYTES", default_value_t = DEFAULTS.request_memory)]
+    pub max_request_memory_bytes: usize,
+    /// Time in milliseconds a request has to arrive: a call's whole request
+    /// from its start (a client stream: each message from its first byte).
+    #[arg(long, env = "CABER_REQUEST_TIMEOUT_MS", default_value_t = ms(DEFAULTS.request_timeout))]
+    pub request_timeout_ms: u64,
+    /// Client connections open at once; one more is closed at once (logged).
+    /// Lowered to fit the open-files limit.
+    #[arg(long, env = "CABER_MAX_CONNECTIONS", default_value_t = DEFAULTS.max_connections)]
+    pub max_connections: usize,
+    /// Time in milliseconds a new connection has to open its first call (TLS
+    /// handshake and HTTP/2 preface included) before it is closed.
+    #[arg(long, env = "CABER_IDLE_TIMEOUT_MS", default_value_t = ms(DEFAULTS.idle_timeout))]
+    pub idle_timeout_ms: u64,
+    /// Calls in progress at once over all connections, health checks and
+    /// reflection included; one more is refused (RESOURCE_EXHAUSTED).
+    #[arg(long, env = "CABER_MAX_CALLS", default_value_t = DEFAULTS.max_calls)]
+    pub max_calls: usize,
+    /// Calls open at once on one connection (HTTP/2 max concurrent streams).
+    #[arg(long, env = "CABER_MAX_STREAMS_PER_CONNECTION", default_value_t = DEFAULTS.max_streams_per_connection)]
+    pub max_streams_per_connection: u32,
+    /// Interval in milliseconds of the HTTP/2 keepalive PING on each connection.
+    #[arg(long, env = "CABER_KEEPALIVE_INTERVAL_MS", default_value_t = ms(DEFAULTS.keepalive_interval))]
+    pub keepalive_interval_ms: u64,
+    /// Time in milliseconds a keepalive PING's answer may take before the
+    /// connection is closed.
+    #[arg(long, env = "CABER_KEEPALIVE_TIMEOUT_MS", default_value_t = ms(DEFAULTS.keepalive_timeout))]
+    pub keepalive_timeout_ms: u64,
     /// Time in milliseconds that calls in progress get to finish after SIGTERM
     /// or Ctrl-C (at once health turns NOT_SERVING, the listener closes and
     /// connections get an HTTP/2 GOAWAY); searches still running then are
@@ -94,6 +140,22 @@ impl Config {
             max_movetime: Duration::from_millis(self.max_movetime_ms.max(1)),
             max_nodes: self.max_nodes,
             max_threads: self.max_threads_per_search.max(1),
+            max_review: Duration::from_millis(self.max_review_ms.max(1)),
+        }
+    }
+
+    /// The transport's limits.
+    pub fn transport(&self) -> TransportLimits {
+        TransportLimits {
+            max_connections: self.max_connections.max(1),
+            idle_timeout: Duration::from_millis(self.idle_timeout_ms.max(1)),
+            max_streams_per_connection: self.max_streams_per_connection.max(1),
+            max_calls: self.max_calls.max(1),
+            keepalive_interval: Duration::from_millis(self.keepalive_interval_ms.max(1)),
+            keepalive_timeout: Duration::from_millis(self.keepalive_timeout_ms.max(1)),
+            request_timeout: Duration::from_millis(self.request_timeout_ms.max(1)),
+            request_memory: self.max_request_memory_bytes,
+            max_message_bytes: self.max_message_bytes,
         }
     }
 
@@ -112,8 +174,11 @@ impl Config {
             .map_or("off".to_string(), |p| format!("cert {}", p.display()));
         format!(
             "listen={} metrics={metrics} log_format={} auth={auth} tls={tls} \
-             search_threads={} max_searches={} max_movetime_ms={} max_nodes={} \
-             max_threads_per_search={} max_message_bytes={} shutdown_grace_ms={}",
+             search_threads={} max_searches={} max_movetime_ms={} max_review_ms={} max_nodes={} \
+             max_threads_per_search={} max_message_bytes={} max_request_memory_bytes={} \
+             request_timeout_ms={} max_connections={} max_calls={} idle_timeout_ms={} \
+             max_streams_per_connection={} keepalive_interval_ms={} keepalive_timeout_ms={} \
+             shutdown_grace_ms={}",
             self.listen,
             match self.log_format {
                 LogFormat::Text => "text",
@@ -122,12 +187,39 @@ impl Config {
             self.threads(),
             self.searches(),
             self.max_movetime_ms,
+            self.max_review_ms,
             self.max_nodes,
             self.max_threads_per_search,
             self.max_message_bytes,
+            self.max_request_memory_bytes,
+            self.request_timeout_ms,
+            self.max_connections,
+            self.max_calls,
+            self.idle_timeout_ms,
+            self.max_streams_per_connection,
+            self.keepalive_interval_ms,
+            self.keepalive_timeout_ms,
             self.shutdown_grace_ms
         )
     }
+}
+
+/// Refuses a PEM private key that caberd cannot use as it is: an encrypted
+/// one (PKCS#8 `ENCRYPTED PRIVATE KEY`, or OpenSSL's `Proc-Type: 4,ENCRYPTED`),
+/// which rustls would only call unreadable.
+pub fn check_tls_key(path: &std::path::Path, pem: &[u8]) -> anyhow::Result<()> {
+    let text = String::from_utf8_lossy(pem);
+    if text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+        || text.contains("Proc-Type: 4,ENCRYPTED")
+    {
+        anyhow::bail!(
+            "the TLS key {} is encrypted (protected by a passphrase); caberd needs an \
+             unencrypted PEM key: decrypt it with `openssl pkey -in {0} -out plain-key.pem` \
+             and keep the result readable only by caberd",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 fn cores() -> usize {
@@ -162,8 +254,11 @@ mod tests {
         assert_eq!(
             c.summary(),
             "listen=0.0.0.0:1 metrics=off log_format=json auth=token from /run/t tls=off \
-             search_threads=2 max_searches=3 max_movetime_ms=60000 max_nodes=5 \
-             max_threads_per_search=1 max_message_bytes=4194304 shutdown_grace_ms=10000"
+             search_threads=2 max_searches=3 max_movetime_ms=60000 max_review_ms=60000 max_nodes=5 \
+             max_threads_per_search=1 max_message_bytes=524288 max_request_memory_bytes=33554432 \
+             request_timeout_ms=10000 max_connections=1000 max_calls=4096 idle_timeout_ms=10000 \
+             max_streams_per_connection=100 keepalive_interval_ms=60000 keepalive_timeout_ms=20000 \
+             shutdown_grace_ms=10000"
         );
     }
 
@@ -173,6 +268,20 @@ mod tests {
         assert_eq!((c.threads(), c.searches()), (3, 3));
         let c = Config::try_parse_from(["caberd"]).unwrap();
         assert_eq!(c.searches(), c.threads());
+    }
+
+    #[test]
+    fn an_encrypted_tls_key_is_refused_as_such() {
+        let path = std::path::Path::new("key.pem");
+        for pem in [
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIF\n-----END ENCRYPTED PRIVATE KEY-----\n",
+            "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n",
+        ] {
+            let e = check_tls_key(path, pem.as_bytes()).unwrap_err().to_string();
+            assert!(e.contains("key.pem is encrypted"), "{e}");
+        }
+        let plain = "-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n";
+        assert!(check_tls_key(path, plain.as_bytes()).is_ok());
     }
 
     #[test]

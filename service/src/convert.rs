@@ -7,6 +7,9 @@ use caber_engine::catalog::GameInfo;
 use caber_engine::search::{self, Info, Limits};
 use caber_engine::{Event, GameResult, Outcome, Player};
 
+use tonic::Status;
+
+use crate::errors;
 use crate::proto;
 use crate::search_runner::Notes;
 
@@ -30,6 +33,27 @@ impl TryFrom<proto::Side> for Player {
             proto::Side::Unspecified => Err(()),
         }
     }
+}
+
+/// The side a message must name in `field` (`SIDE_ONE` or `SIDE_TWO`):
+/// unspecified is missing, and a number that is no side is refused as such.
+pub fn required_side(field: &str, raw: i32) -> Result<Player, Status> {
+    optional_side(field, raw)?.ok_or_else(|| errors::missing(field))
+}
+
+/// The side a message may name in `field` (`SIDE_UNSPECIFIED`: none); a
+/// number that is no side is refused.
+pub fn optional_side(field: &str, raw: i32) -> Result<Option<Player>, Status> {
+    let side = known_value::<proto::Side>(field, raw)?;
+    Ok(Player::try_from(side).ok())
+}
+
+/// The value of enum `E` that `raw` stands for; a number `E` does not have
+/// is refused naming `field` (prost's getters would read it as the default).
+pub fn known_value<E: TryFrom<i32>>(field: &str, raw: i32) -> Result<E, Status> {
+    E::try_from(raw).map_err(|_| {
+        Status::invalid_argument(format!("{field}: {raw} is not one of the enum's values"))
+    })
 }
 
 /// The API value of a side, `SIDE_UNSPECIFIED` for none.

@@ -9,18 +9,16 @@ use std::time::Duration;
 
 use caber_engine::playable::PerftError;
 use caber_engine::search::Info;
-use caber_engine::Player;
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use crate::call_layer::note_game;
+use crate::call_layer::{note_game, Arrival};
 use crate::convert;
 use crate::games::{self, MatchRequest, SearcherChoice};
 use crate::proto;
 use crate::proto::game_engine_server::GameEngine;
 use crate::review;
 use crate::search_runner::{self, Finished, Notes, SearchRunner, StopOnDrop};
+use crate::updates::{self, NotSent, Updates};
 
 /// Default interval between `Analyze` progress updates.
 const DEFAULT_REPORT_INTERVAL: Duration = Duration::from_millis(500);
@@ -35,8 +33,9 @@ const MAX_MATCH_ITERATIONS: u64 = 100_000;
 /// Most moves `Solve` looks ahead (its search grows by the branching factor
 /// squared per move).
 const MAX_SOLVE_MOVES: u32 = 4;
-/// Progress updates buffered for a slow `Analyze` client (later ones are skipped).
-const ANALYZE_BUFFER: usize = 16;
+/// Updates buffered for a slow client of a server stream (`Analyze`
+/// progress beyond is skipped; `Review` waits, at most [`updates::SEND_TIMEOUT`]).
+const STREAM_BUFFER: usize = 16;
 
 /// The stateless game engine service.
 #[derive(Clone, Debug, Default)]
@@ -125,6 +124,7 @@ impl GameEngine for EngineService {
     ) -> Result<Response<proto::EvaluateResponse>, Status> {
         note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
+        let arrived = Arrival::of(&request);
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
@@ -136,7 +136,7 @@ impl GameEngine for EngineService {
             }));
         }
         let search = game.search(position, &searcher, requested.as_ref())?;
-        let plan = self.runner.plan(requested, timeout);
+        let plan = self.runner.plan(requested, timeout, arrived);
         let stop = Arc::new(AtomicBool::new(false));
         let finished = self.runner.search(search, plan, stop, |_| {}).await?;
         let info = &finished.searched.info;
@@ -155,6 +155,7 @@ impl GameEngine for EngineService {
     ) -> Result<Response<proto::BestMoveResponse>, Status> {
         note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
+        let arrived = Arrival::of(&request);
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
@@ -163,7 +164,7 @@ impl GameEngine for EngineService {
             &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
             requested.as_ref(),
         )?;
-        let plan = self.runner.plan(requested, timeout);
+        let plan = self.runner.plan(requested, timeout, arrived);
         let stop = Arc::new(AtomicBool::new(false));
         let Finished { searched, notes } = self.runner.search(search, plan, stop, |_| {}).await?;
         let (Some(best), Some(line)) = (searched.best, searched.info.lines.first()) else {
@@ -179,7 +180,7 @@ impl GameEngine for EngineService {
         }))
     }
 
-    type AnalyzeStream = ReceiverStream<Result<proto::AnalysisUpdate, Status>>;
+    type AnalyzeStream = Updates<proto::AnalysisUpdate>;
 
     async fn analyze(
         &self,
@@ -187,6 +188,7 @@ impl GameEngine for EngineService {
     ) -> Result<Response<Self::AnalyzeStream>, Status> {
         note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
+        let arrived = Arrival::of(&request);
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
@@ -195,20 +197,18 @@ impl GameEngine for EngineService {
             &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
             requested.as_ref(),
         )?;
-        let mut plan = self.runner.plan(requested, timeout);
+        let mut plan = self.runner.plan(requested, timeout, arrived);
         plan.limits.multipv = r.multipv.max(1) as usize;
         plan.limits.report_every = Some(match r.report_interval_ms {
             0 => DEFAULT_REPORT_INTERVAL,
             ms => Duration::from_millis(ms.into()).max(MIN_REPORT_INTERVAL),
         });
-        let (tx, rx) = mpsc::channel(ANALYZE_BUFFER);
+        let (tx, rx) = updates::channel(STREAM_BUFFER);
         let stop = Arc::new(AtomicBool::new(false));
         let progress = {
             let (tx, stop, notes) = (tx.clone(), stop.clone(), plan.notes.clone());
             move |info: &Info<String>| {
-                if let Err(mpsc::error::TrySendError::Closed(_)) =
-                    tx.try_send(Ok(update(info, false, &notes)))
-                {
+                if tx.try_send(Ok(update(info, false, &notes))) == Err(NotSent::Gone) {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -225,7 +225,7 @@ impl GameEngine for EngineService {
                 .send(result.map(|f| update(&f.searched.info, true, &f.notes)))
                 .await;
         });
-        Ok(Response::new(ReceiverStream::new(rx)))
+        Ok(Response::new(rx))
     }
 
     async fn perft(
@@ -284,23 +284,27 @@ impl GameEngine for EngineService {
         Ok(Response::new(proto::PerftResponse { nodes, divide }))
     }
 
-    type ReviewStream = ReceiverStream<Result<proto::ReviewUpdate, Status>>;
+    type ReviewStream = Updates<proto::ReviewUpdate>;
 
     async fn review(
         &self,
         request: Request<proto::ReviewRequest>,
     ) -> Result<Response<Self::ReviewStream>, Status> {
+        let timeout = search_runner::timeout(request.metadata());
+        let arrived = Arrival::of(&request);
+        let replayed = review::replay(&request.get_ref().record)?;
+        note_game(&request, replayed.game_name());
         let r = request.into_inner();
-        let replayed = review::replay(&r.record)?;
         let requested = convert::limits(r.limits.as_ref());
         let searcher = SearcherChoice::of(&r.searcher, r.limits.as_ref());
         replayed.check_search(&searcher, requested.as_ref())?;
-        let plan = self.runner.plan(requested, None);
-        let (tx, rx) = mpsc::channel(ANALYZE_BUFFER);
+        let plan = self.runner.plan(requested, None, arrived);
+        let bound = review::ReviewBound::new(&self.runner, timeout, arrived);
+        let (tx, rx) = updates::channel(STREAM_BUFFER);
         let runner = self.runner.clone();
         tokio::spawn(async move {
             let errors = tx.clone();
-            let reviewing = review::review(&runner, replayed, &searcher, plan.limits, tx);
+            let reviewing = review::review(&runner, replayed, &searcher, plan.limits, bound, tx);
             // The client going away drops the review, which stops its searches.
             let result = tokio::select! {
                 result = reviewing => result,
@@ -310,7 +314,7 @@ impl GameEngine for EngineService {
                 let _ = errors.send(Err(status)).await;
             }
         });
-        Ok(Response::new(ReceiverStream::new(rx)))
+        Ok(Response::new(rx))
     }
 
     async fn solve(
@@ -362,7 +366,7 @@ impl GameEngine for EngineService {
         note_game(&request, game_name(request.get_ref().position.as_ref()));
         let r = request.get_ref();
         let (game, position) = games::game_of(r.position.as_ref())?;
-        let player = Player::try_from(r.player()).ok();
+        let player = convert::optional_side("player", r.player)?;
         Ok(Response::new(proto::ViewResponse {
             position: Some(game.view(position, player)?),
         }))

@@ -9,8 +9,10 @@
 //! recorded games move by move, and [`errors`] turns
 //! engine errors into gRPC statuses naming the offending field. Around them: [`call_layer`] (per-call logs and [`metrics`], the
 //! [`auth`] token check, API calls in flight; [`process_metrics`]), `grpc.health.v1`
-//! health checking and server reflection (`v1` and `v1alpha`); [`config`] is
-//! `caberd`'s command line.
+//! health checking and server reflection (`v1` and `v1alpha`), and
+//! [`transport`]'s bounds on what one client may hold (connections, streams,
+//! request bytes and time); [`updates`] feeds server streams without
+//! waiting on a client that stops reading; [`config`] is `caberd`'s command line.
 
 pub mod auth;
 pub mod call_layer;
@@ -26,13 +28,15 @@ pub mod process_metrics;
 pub mod proto;
 pub mod review;
 pub mod search_runner;
+pub mod transport;
+pub mod updates;
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
-use tonic::transport::server::{Router, TcpIncoming};
+use tonic::transport::server::Router;
 use tonic::transport::{Server, ServerTlsConfig};
 use tonic_health::server::HealthReporter;
 use tonic_health::ServingStatus;
@@ -45,23 +49,24 @@ pub use tonic_health;
 use crate::auth::Token;
 use crate::call_layer::{CallGate, CallLayer};
 use crate::proto::game_engine_server::GameEngineServer;
+use crate::transport::connections::{self, Incoming};
+use crate::transport::request_body::RequestBodyLayer;
+pub use crate::transport::TransportLimits;
 
 /// The full name of the API service, as health checking and reflection know it.
 pub const API_SERVICE: &str = "caber.v1.GameEngine";
 
-/// The default largest request message accepted (tonic's own default).
-pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
-
-/// A server with every Caber service added and the call layer around them.
-pub type ApiRouter = Router<Stack<CallLayer, Identity>>;
+/// A server with every Caber service added, the call layer around them and
+/// the request body limits inside it.
+pub type ApiRouter = Router<Stack<RequestBodyLayer, Stack<CallLayer, Identity>>>;
 
 /// How the server is put together beyond the engine service.
 #[derive(Clone, Debug, Default)]
 pub struct ServerOptions {
     /// The bearer token API calls must carry, if any.
     pub token: Option<Token>,
-    /// The largest request message accepted (0: [`DEFAULT_MAX_MESSAGE_BYTES`]).
-    pub max_message_bytes: usize,
+    /// What one client may hold: connections, streams, request bytes and time.
+    pub limits: TransportLimits,
     /// TLS, if the server should speak it.
     pub tls: Option<ServerTlsConfig>,
 }
@@ -106,7 +111,9 @@ pub fn router(service: EngineService) -> ApiRouter {
 
 /// A server with every Caber service added: the engine API, health checking
 /// (both [`API_SERVICE`] and `""` serving) and reflection `v1` and `v1alpha`,
-/// behind the [`CallLayer`]. Fails only on a bad TLS configuration.
+/// behind the [`CallLayer`] and the [`RequestBodyLayer`], with the HTTP/2
+/// settings of `options.limits` (streams per connection, flow-control
+/// windows, keepalive pings). Fails only on a bad TLS configuration.
 pub fn build(
     service: EngineService,
     options: ServerOptions,
@@ -114,11 +121,8 @@ pub fn build(
     let (health, health_service) = tonic_health::server::health_reporter();
     set_now(&health, API_SERVICE, ServingStatus::Serving);
     let gate = Arc::new(CallGate::default());
-    let max = match options.max_message_bytes {
-        0 => DEFAULT_MAX_MESSAGE_BYTES,
-        n => n,
-    };
-    let api = GameEngineServer::new(service).max_decoding_message_size(max);
+    let limits = &options.limits;
+    let api = GameEngineServer::new(service).max_decoding_message_size(limits.max_message_bytes);
     let reflection = || {
         // Both reflection versions list (and describe) both reflection services.
         tonic_reflection::server::Builder::configure()
@@ -136,12 +140,22 @@ pub fn build(
     let reflection_v1alpha = reflection()
         .build_v1alpha()
         .expect("the compiled-in descriptor sets are valid");
-    let mut server = Server::builder();
+    let mut server = Server::builder()
+        .max_concurrent_streams(limits.max_streams_per_connection)
+        .initial_stream_window_size(transport::STREAM_WINDOW)
+        .initial_connection_window_size(transport::CONNECTION_WINDOW)
+        .http2_keepalive_interval(Some(limits.keepalive_interval))
+        .http2_keepalive_timeout(Some(limits.keepalive_timeout));
     if let Some(tls) = options.tls {
         server = server.tls_config(tls)?;
     }
     let router = server
-        .layer(CallLayer::new(gate.clone(), options.token))
+        .layer(CallLayer::new(
+            gate.clone(),
+            options.token,
+            limits.max_calls,
+        ))
+        .layer(RequestBodyLayer::new(limits))
         .add_service(api)
         .add_service(health_service)
         .add_service(reflection_v1)
@@ -165,15 +179,29 @@ pub async fn bind(addr: SocketAddr) -> std::io::Result<(TcpListener, SocketAddr)
     Ok((listener, local))
 }
 
-/// Serves `router` on `listener` until `shutdown` completes. Connections get
-/// `TCP_NODELAY` (without it, small responses wait for delayed ACKs, ~40 ms).
+/// Serves `router` on `listener` until `shutdown` completes, with the
+/// default connection limits: see [`serve_with`].
 pub async fn serve(
     router: ApiRouter,
     listener: TcpListener,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), tonic::transport::Error> {
-    let connections = TcpIncoming::from(listener).with_nodelay(Some(true));
+    serve_with(router, listener, &TransportLimits::default(), shutdown).await
+}
+
+/// Serves `router` on `listener` until `shutdown` completes: at most
+/// `limits.max_connections` connections (within the process's file limit),
+/// each closed if it opens no call within `limits.idle_timeout`, with
+/// `TCP_NODELAY` (without it, small responses wait for delayed ACKs, ~40 ms).
+pub async fn serve_with(
+    router: ApiRouter,
+    listener: TcpListener,
+    limits: &TransportLimits,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), tonic::transport::Error> {
+    let max = connections::connections_within_file_limit(limits.max_connections);
+    let incoming = Incoming::new(listener, max, limits.idle_timeout);
     router
-        .serve_with_incoming_shutdown(connections, shutdown)
+        .serve_with_incoming_shutdown(incoming, shutdown)
         .await
 }

@@ -37,6 +37,11 @@ pub struct Metrics {
     searches_running: AtomicI64,
     searches_rejected: AtomicU64,
     nodes: AtomicU64,
+    connections_open: AtomicI64,
+    connections_refused: AtomicU64,
+    connections_idle_closed: AtomicU64,
+    request_bytes_held: AtomicI64,
+    requests_refused: AtomicU64,
 }
 
 /// The process-wide registry.
@@ -83,6 +88,34 @@ impl Metrics {
     /// A search finished after visiting `nodes` nodes.
     pub fn searched(&self, nodes: u64) {
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
+    }
+
+    /// A connection was accepted (`+1`) or closed (`-1`).
+    pub fn connection_opened(&self, delta: i64) {
+        self.connections_open.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    /// A new connection was closed at once: `--max-connections` were open,
+    /// each of which had made a call.
+    pub fn connection_refused(&self) {
+        self.connections_refused.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A connection that opened no call was closed: its idle time was up, or
+    /// it made room for a new one at `--max-connections`.
+    pub fn connection_idle_closed(&self) {
+        self.connections_idle_closed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Request bytes being received were admitted (`> 0`) or arrived (`< 0`).
+    pub fn request_bytes_held(&self, delta: i64) {
+        self.request_bytes_held.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    /// A request was refused while being received: a message too long for
+    /// its method or the request memory budget, or one not received in time.
+    pub fn request_refused(&self) {
+        self.requests_refused.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The metrics in Prometheus' text format.
@@ -162,6 +195,36 @@ impl Metrics {
                 "counter",
                 "Nodes visited by finished searches.",
                 self.nodes.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "caber_connections_open",
+                "gauge",
+                "Client connections open (at most --max-connections).",
+                self.connections_open.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "caber_connections_refused_total",
+                "counter",
+                "New connections closed at once: --max-connections were open, each of which had made a call.",
+                self.connections_refused.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "caber_connections_idle_closed_total",
+                "counter",
+                "Connections closed for opening no call: within --idle-timeout-ms, or to make room for a new one at --max-connections.",
+                self.connections_idle_closed.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "caber_request_bytes_receiving",
+                "gauge",
+                "Bytes of request messages announced and not yet received (at most --max-request-memory-bytes).",
+                self.request_bytes_held.load(Ordering::Relaxed).to_string(),
+            ),
+            (
+                "caber_requests_refused_total",
+                "counter",
+                "Requests refused while being received: a message too long for its method or for --max-request-memory-bytes, or not received within --request-timeout-ms.",
+                self.requests_refused.load(Ordering::Relaxed).to_string(),
             ),
         ];
         for (name, kind, help, value) in gauges {

@@ -1,6 +1,7 @@
 //! The `Review` RPC: a game record replayed through its game's adapter (every
-//! move checked), every position searched on the pool in one job, each move
-//! judged by the win probability it lost ([`caber_engine::review`]).
+//! move checked), every position searched on the pool in one job within the
+//! review's bound ([`ReviewBound`]), each move judged by the win probability
+//! it lost ([`caber_engine::review`]).
 //!
 //! A position's value is its searched score's win probability, or the
 //! outcome once the game is over. A move's loss is the mover's value after
@@ -11,6 +12,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use caber_engine::quote;
 use caber_engine::record::GameRecord;
@@ -23,7 +25,8 @@ use tonic::Status;
 use crate::convert;
 use crate::games::{self, Game, Searched, SearcherChoice};
 use crate::proto;
-use crate::search_runner::{SearchRunner, StopOnDrop};
+use crate::search_runner::{self, SearchRunner, StopOnDrop};
+use crate::updates::Updater;
 
 /// The most moves one review takes.
 pub const MAX_REVIEW_MOVES: usize = 2000;
@@ -37,6 +40,11 @@ pub struct Replayed {
 }
 
 impl Replayed {
+    /// The record's game.
+    pub fn game_name(&self) -> &'static str {
+        self.game.name()
+    }
+
     /// Refuses, before any search starts, a searcher the game lacks or
     /// limits it cannot keep.
     pub fn check_search(
@@ -252,33 +260,93 @@ fn judgement_message(j: Judgement) -> proto::Judgement {
     }
 }
 
+/// How long a review may take, all its searches together, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReviewBound {
+    /// The time its searches get.
+    pub within: Duration,
+    /// Whether that is the call's deadline (otherwise the server's `--max-review-ms`).
+    pub deadline: bool,
+}
+
+impl ReviewBound {
+    /// The bound of a review on `runner` for a call with `timeout` that
+    /// arrived at `arrived`: the server's maximum, or less to end before the
+    /// call's deadline.
+    pub fn new(runner: &SearchRunner, timeout: Option<Duration>, arrived: Instant) -> Self {
+        let max = runner.caps().max_review;
+        let left = |t| search_runner::before_deadline(t).saturating_sub(arrived.elapsed());
+        match timeout.map(left) {
+            Some(left) if left < max => Self {
+                within: left,
+                deadline: true,
+            },
+            _ => Self {
+                within: max,
+                deadline: false,
+            },
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        if self.deadline {
+            "the call's deadline"
+        } else {
+            "the server's maximum (--max-review-ms)"
+        }
+    }
+}
+
+/// Past its bound, how long a review's searches get to notice their stop
+/// flag before the review is given up.
+const OVERRUN: Duration = Duration::from_secs(1);
+
 /// Streams the review of `replayed` into `tx`: searches every position not
 /// over with `searcher` within `limits` on the runner's pool (one job), one
-/// update per move as its two positions are known, then the summary.
+/// update per move as its two positions are known, then the summary. The
+/// searches share `bound`: each gets at most an equal share of the time left
+/// among the searches that may still come, and the summary's `budget` says
+/// when that lowered their movetime. The pool job never waits for the
+/// client, so a client that stops reading holds no search place.
 pub async fn review(
     runner: &SearchRunner,
     replayed: Replayed,
     searcher: &SearcherChoice,
     limits: Limits,
-    tx: mpsc::Sender<Result<proto::ReviewUpdate, Status>>,
+    bound: ReviewBound,
+    tx: Updater<proto::ReviewUpdate>,
 ) -> Result<(), Status> {
     let Replayed {
         game,
         positions,
         played,
     } = replayed;
-    let searches = 2 * positions.len() as u32;
-    let per_search = limits.movetime.unwrap_or(runner.caps().max_movetime);
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(stop.clone());
-    let (found_tx, mut found) = mpsc::channel::<Result<Found, Status>>(4);
+    let (found_tx, mut found) = mpsc::unbounded_channel::<Result<Found, Status>>();
+    let ends_by = Instant::now().checked_add(bound.within);
     let work = {
         let (stop, positions, played) = (stop.clone(), positions.clone(), played.clone());
         let searcher = searcher.clone();
         move || {
-            let search = |report: &proto::PositionReport| -> Result<Option<Searched>, Status> {
+            // The lowest movetime the bound left a search, where it lowered one.
+            let mut lowest: Option<Duration> = None;
+            let mut search = |report: &proto::PositionReport,
+                              searches_left: u32|
+             -> Result<Option<Searched>, Status> {
                 if report.outcome.is_some() {
                     return Ok(None);
+                }
+                let mut limits = limits.clone();
+                limits.deadline = ends_by;
+                if let Some(end) = ends_by {
+                    let share = (end.saturating_duration_since(Instant::now())
+                        / searches_left.max(1))
+                    .max(Duration::from_millis(1));
+                    if limits.movetime.is_none_or(|m| m > share) {
+                        limits.movetime = Some(share);
+                        lowest = Some(lowest.map_or(share, |l| l.min(share)));
+                    }
                 }
                 let job = game.search(
                     report.position.as_ref().expect("a position"),
@@ -290,8 +358,11 @@ pub async fn review(
             let mut best: Option<proto::MoveInfo> = None;
             for (i, report) in positions.iter().enumerate() {
                 if stop.load(Ordering::Relaxed) {
-                    return;
+                    break;
                 }
+                // At most: this move's search after the engine's choice, this
+                // position's, and two for each position after it.
+                let searches_left = 2 * (positions.len() - i) as u32;
                 // The position the engine's choice would have led to, when
                 // the move played was another: both are searched alike.
                 let after_best = match (i.checked_sub(1), best.take()) {
@@ -300,42 +371,45 @@ pub async fn review(
                         game.apply(from, best.r#move.as_ref())
                             .map(|a| a.position.expect("Apply reports the position"))
                             .and_then(|report| {
-                                let searched = search(&report)?;
+                                let searched = search(&report, searches_left)?;
                                 Ok(Some(Value::of(&report, searched)))
                             })
                     }
                     _ => Ok(None),
                 };
                 let found = after_best.and_then(|after_best| {
-                    let searched = search(report)?;
+                    let searched = search(report, searches_left - 1)?;
                     best = searched.as_ref().and_then(|s| s.best.clone());
                     Ok(Found {
                         searched,
                         after_best,
                     })
                 });
-                if found_tx.blocking_send(found).is_err() {
-                    return;
+                if found_tx.send(found).is_err() {
+                    break;
                 }
             }
+            lowest
         }
     };
-    let search = runner.run_within(
-        stop.clone(),
-        per_search.saturating_mul(searches.max(1)),
-        work,
-    );
+    let search = runner.run_within(stop.clone(), bound.within, work);
     tokio::pin!(search);
+    let give_up = tokio::time::sleep(bound.within.saturating_add(OVERRUN));
+    tokio::pin!(give_up);
     let info = game.info();
     let names = [info.players[0].as_str(), info.players[1].as_str()];
     let mut tallies = Tallies::default();
     let mut values: Vec<Value> = Vec::new();
+    let mut lowest = None;
     let mut searching = true;
     loop {
         tokio::select! {
             done = &mut search, if searching => {
-                done?;
+                lowest = done?;
                 searching = false;
+            }
+            () = &mut give_up, if searching => {
+                stop.store(true, Ordering::Relaxed);
             }
             next = found.recv() => {
                 let Some(next) = next else { break };
@@ -360,12 +434,25 @@ pub async fn review(
         }
     }
     if searching {
-        search.await?;
+        lowest = search.await?;
     }
     if values.len() < positions.len() {
-        return Err(Status::unavailable(
-            "server shutting down: the review was stopped; retry on another server",
-        ));
+        if runner.interrupted() {
+            return Err(Status::unavailable(
+                "server shutting down: the review was stopped; retry on another server",
+            ));
+        }
+        let message = format!(
+            "review not finished within {} ms, {}: {} of {} positions searched",
+            bound.within.as_millis(),
+            bound.name(),
+            values.len(),
+            positions.len()
+        );
+        return Err(match bound.deadline {
+            true => Status::deadline_exceeded(message),
+            false => Status::resource_exhausted(message),
+        });
     }
     let players = [Player::One, Player::Two]
         .into_iter()
@@ -388,6 +475,15 @@ pub async fn review(
         .as_ref()
         .map(|p| p.variant.clone())
         .unwrap_or_default();
+    let budget = lowest.map_or(String::new(), |m| {
+        format!(
+            "movetime lowered to as little as {} ms a search to review {} positions within {} ms, {}",
+            m.as_millis(),
+            positions.len(),
+            bound.within.as_millis(),
+            bound.name()
+        )
+    });
     let _ = tx
         .send(Ok(proto::ReviewUpdate {
             players,
@@ -395,6 +491,7 @@ pub async fn review(
             game: game.name().to_string(),
             variant,
             r#final: true,
+            budget,
             ..Default::default()
         }))
         .await;

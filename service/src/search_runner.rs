@@ -43,6 +43,8 @@ pub struct Caps {
     pub max_nodes: u64,
     /// Most threads one search may use.
     pub max_threads: usize,
+    /// Longest review, all its searches together.
+    pub max_review: Duration,
 }
 
 impl Caps {
@@ -52,6 +54,7 @@ impl Caps {
         max_movetime: Duration::MAX,
         max_nodes: 0,
         max_threads: caber_engine::search::alphabeta::MAX_THREADS,
+        max_review: Duration::MAX,
     };
 }
 
@@ -61,6 +64,7 @@ impl Default for Caps {
             max_movetime: Duration::from_secs(60),
             max_nodes: 0,
             max_threads: 1,
+            max_review: Duration::from_secs(60),
         }
     }
 }
@@ -195,9 +199,15 @@ impl SearchRunner {
         self.jobs.interrupted.load(Ordering::SeqCst)
     }
 
-    /// Plans a search: see [`plan`], with this runner's caps, from now.
-    pub fn plan(&self, requested: Option<Limits>, timeout: Option<Duration>) -> Plan {
-        plan(requested, timeout, self.caps, Instant::now())
+    /// Plans a search: see [`plan`], with this runner's caps, for a call
+    /// that arrived at `arrived`.
+    pub fn plan(
+        &self,
+        requested: Option<Limits>,
+        timeout: Option<Duration>,
+        arrived: Instant,
+    ) -> Plan {
+        plan(requested, timeout, self.caps, arrived)
     }
 
     /// Runs `search` as `plan` says on the pool, calling `progress` with each
@@ -227,6 +237,9 @@ impl SearchRunner {
             let started = Instant::now();
             let mut wait_note = String::new();
             if let Some(end) = ends_by {
+                // Whatever happens before the searcher's clock starts (its
+                // tables' allocation) counts against the deadline too.
+                limits.deadline = Some(end);
                 let left = end
                     .saturating_duration_since(started)
                     .max(MIN_DEADLINE_MARGIN);
@@ -362,8 +375,7 @@ pub fn plan(
     }
     let mut ends_by = None;
     if let Some(timeout) = timeout {
-        let margin = (timeout / 10).max(MIN_DEADLINE_MARGIN);
-        let left = timeout.saturating_sub(margin).max(timeout / 2);
+        let left = before_deadline(timeout);
         ends_by = now.checked_add(left);
         if limits.movetime.is_none_or(|m| m > left) {
             limits.movetime = Some(left);
@@ -382,6 +394,13 @@ pub fn plan(
             interrupted: String::new(),
         },
     }
+}
+
+/// The time a call with `timeout` gets for its work: the timeout less a
+/// margin for the reply (10%, at least [`MIN_DEADLINE_MARGIN`]), and at least half of it.
+pub fn before_deadline(timeout: Duration) -> Duration {
+    let margin = (timeout / 10).max(MIN_DEADLINE_MARGIN);
+    timeout.saturating_sub(margin).max(timeout / 2)
 }
 
 /// The call's timeout from its `grpc-timeout` header, if any and well formed.
@@ -533,6 +552,7 @@ mod tests {
             max_movetime: Duration::from_millis(500),
             max_nodes: 1000,
             max_threads: 2,
+            ..Caps::default()
         };
         let asked = Limits {
             movetime: Some(Duration::from_secs(5)),

@@ -237,9 +237,10 @@ async fn sigterm_turns_health_off_sends_goaway_lets_the_call_in_flight_finish_an
     assert!(status.success(), "caberd exited with {status} on SIGTERM");
 }
 
-/// A search longer than the grace period is stopped when the grace period
-/// ends: it answers with its best move so far, noted as interrupted, and
-/// caberd exits 0.
+/// A search longer than the grace period is stopped before the grace period
+/// ends (its last fifth is kept for the answers and for closing): it answers
+/// with its best move so far, noted as interrupted, and caberd exits 0
+/// within the grace period.
 #[cfg(unix)]
 #[tokio::test]
 async fn at_the_end_of_the_grace_period_searches_answer_with_their_best_so_far() {
@@ -268,13 +269,18 @@ async fn at_the_end_of_the_grace_period_searches_answer_with_their_best_so_far()
     assert!(stats.stopped);
     assert_eq!(stats.interrupted, caber_service::search_runner::INTERRUPTED);
     assert!(
-        waited >= std::time::Duration::from_millis(300)
-            && waited < std::time::Duration::from_secs(10),
+        waited >= std::time::Duration::from_millis(240)
+            && waited < std::time::Duration::from_millis(300 + 100),
         "answered {waited:?} after SIGTERM"
     );
     drop(client);
     let status = exit_status(child).await;
     assert!(status.success(), "caberd exited with {status} on SIGTERM");
+    assert!(
+        signalled.elapsed() < std::time::Duration::from_millis(300 + 300),
+        "exited {:?} after SIGTERM",
+        signalled.elapsed()
+    );
 }
 
 /// Log lines on a pipe have no colours, and a call with a 100 KB game name
@@ -316,6 +322,17 @@ async fn log_lines_are_plain_and_bounded() {
         .unwrap_err();
     assert_eq!(refused.code(), tonic::Code::InvalidArgument);
     assert!(refused.message().len() < 300, "{}", refused.message());
+    // A review is logged with its record's game.
+    let review = caber_service::proto::ReviewRequest {
+        record: "[Game \"tablut\"]\n\n1. e2-g2\n".into(),
+        limits: Some(caber_service::proto::Limits {
+            depth: 1,
+            ..Default::default()
+        }),
+        searcher: String::new(),
+    };
+    let mut updates = client.review(review).await.unwrap().into_inner();
+    while updates.message().await.unwrap().is_some() {}
     drop(client);
     sigterm(&child);
     let stderr = child.stderr.take().unwrap();
@@ -330,4 +347,40 @@ async fn log_lines_are_plain_and_bounded() {
         .unwrap_or_else(|| panic!("no line for the call in\n{logs}"));
     assert!(call.len() < 1024, "a {}-byte log line", call.len());
     assert!(call.contains("... (100000 bytes)"), "{call}");
+    let review = logs
+        .lines()
+        .find(|l| l.contains("/caber.v1.GameEngine/Review"))
+        .unwrap_or_else(|| panic!("no line for the review in\n{logs}"));
+    assert!(
+        review.contains("game=\"tablut\"") || review.contains("game=tablut"),
+        "{review}"
+    );
+}
+
+/// An encrypted TLS key stops caberd at start with a message that says so.
+#[cfg(unix)]
+#[test]
+fn an_encrypted_tls_key_is_refused_at_start_as_such() {
+    let dir = std::env::temp_dir().join(format!("caberd-key-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let (cert_path, key_path) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert_path, cert.cert.pem()).unwrap();
+    std::fs::write(
+        &key_path,
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_caberd"))
+        .args(["--listen", "127.0.0.1:0", "--tls-cert"])
+        .arg(&cert_path)
+        .arg("--tls-key")
+        .arg(&key_path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("key.pem is encrypted"), "{stderr}");
+    assert!(output.stdout.is_empty(), "it never listened");
 }

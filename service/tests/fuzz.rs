@@ -222,6 +222,7 @@ fn service() -> &'static EngineService {
             max_movetime: Duration::from_millis(5),
             max_nodes: 500,
             max_threads: 2,
+            max_review: Duration::from_millis(50),
         };
         EngineService::with_runner(SearchRunner::new(SearchPool::new(1, 4), caps))
     })
@@ -545,6 +546,181 @@ fn long_values_are_quoted_by_a_short_prefix() {
     assert!(quoted.get() >= 4 * 6 + 2, "{} quoted", quoted.get());
 }
 
+/// The method of each RPC index of [`call`].
+const METHODS: [&str; RPCS] = [
+    "LegalMoves",
+    "Apply",
+    "Evaluate",
+    "BestMove",
+    "Analyze",
+    "Perft",
+    "NewGame",
+    "View",
+    "PlayMatch",
+    "Review",
+    "Solve",
+    "Render",
+];
+
+/// Every string a request can carry, as the schema says: a field path from
+/// the request message (`None` where a path goes into a map's key).
+fn string_paths(
+    message: &prost_reflect::MessageDescriptor,
+    path: &mut Vec<prost_reflect::FieldDescriptor>,
+    out: &mut Vec<Vec<prost_reflect::FieldDescriptor>>,
+) {
+    use prost_reflect::Kind;
+    for field in message.fields() {
+        path.push(field.clone());
+        match field.kind() {
+            Kind::String => out.push(path.clone()),
+            Kind::Message(m)
+                if field.is_map() && m.map_entry_key_field().kind() == Kind::String =>
+            {
+                out.push(path.clone())
+            }
+            Kind::Message(_) if field.is_map() => {}
+            Kind::Message(m)
+                if path.len() < 5
+                    && !path[..path.len() - 1]
+                        .iter()
+                        .any(|f| f.kind() == field.kind()) =>
+            {
+                string_paths(&m, path, out)
+            }
+            _ => {}
+        }
+        path.pop();
+    }
+}
+
+/// `message` with `value` at `path`: sub-messages made where absent, a list
+/// or map given one long entry.
+fn set_long(
+    message: &mut prost_reflect::DynamicMessage,
+    path: &[prost_reflect::FieldDescriptor],
+    value: &str,
+) {
+    use prost_reflect::{MapKey, Value};
+    let (field, rest) = path.split_first().expect("a path");
+    if rest.is_empty() {
+        let v = if field.is_map() {
+            let mut map = std::collections::HashMap::new();
+            let entry = match field.kind() {
+                prost_reflect::Kind::Message(m) => m,
+                _ => unreachable!("a map's entry is a message"),
+            };
+            map.insert(
+                MapKey::String(value.to_string()),
+                Value::default_value_for_field(&entry.map_entry_value_field()),
+            );
+            Value::Map(map)
+        } else if field.is_list() {
+            Value::List(vec![Value::String(value.to_string())])
+        } else {
+            Value::String(value.to_string())
+        };
+        message.set_field(field, v);
+        return;
+    }
+    let mut child = match message.get_field(field).as_message() {
+        Some(m) => m.clone(),
+        None => match field.kind() {
+            prost_reflect::Kind::Message(m) => prost_reflect::DynamicMessage::new(m),
+            _ => unreachable!("a path goes through messages"),
+        },
+    };
+    if field.is_list() {
+        let first = message
+            .get_field(field)
+            .as_list()
+            .and_then(|l| l.first().and_then(|v| v.as_message().cloned()));
+        let mut child = first.unwrap_or_else(|| match field.kind() {
+            prost_reflect::Kind::Message(m) => prost_reflect::DynamicMessage::new(m),
+            _ => unreachable!("a path goes through messages"),
+        });
+        set_long(&mut child, rest, value);
+        message.set_field(field, Value::List(vec![Value::Message(child)]));
+        return;
+    }
+    set_long(&mut child, rest, value);
+    message.set_field(field, Value::Message(child));
+}
+
+/// Every string field of every RPC's request, as the schema lists them
+/// (map keys and lists included), set to a 100 KB value in a valid request
+/// of each game: whatever the handler refuses, its status message stays
+/// within [`MAX_MESSAGE`] and quotes at most a short prefix of the value.
+#[test]
+fn every_string_of_every_request_is_quoted_by_a_short_prefix() {
+    let pool = prost_reflect::DescriptorPool::decode(caber_service::proto::FILE_DESCRIPTOR_SET)
+        .expect("the compiled-in descriptors");
+    let api = pool
+        .get_service_by_name("caber.v1.GameEngine")
+        .expect("the API service");
+    let long = long_value();
+    let mut tried = 0;
+    let mut covered = std::collections::BTreeSet::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (rpc, bytes) in seeds() {
+        let method = api
+            .methods()
+            .find(|m| m.name() == METHODS[*rpc])
+            .expect("every RPC of the test is in the schema");
+        let input = method.input();
+        let seed = prost_reflect::DynamicMessage::decode(input.clone(), bytes.as_slice())
+            .expect("seeds decode");
+        // One seed per RPC, game and form of position (text or structured).
+        let position = seed
+            .get_field_by_name("position")
+            .and_then(|p| p.as_message().cloned());
+        let game = match &position {
+            Some(p) => p.get_field_by_name("game").map(|g| g.to_string()),
+            None => seed.get_field_by_name("game").map(|g| g.to_string()),
+        };
+        let form = position.map(|p| p.has_field_by_name("text"));
+        if !seen.insert((*rpc, game, form)) {
+            continue;
+        }
+        let mut paths = Vec::new();
+        string_paths(&input, &mut Vec::new(), &mut paths);
+        for path in paths {
+            let name: Vec<&str> = path.iter().map(|f| f.name()).collect();
+            let name = format!("{}.{}", METHODS[*rpc], name.join("."));
+            let mut message = seed.clone();
+            set_long(&mut message, &path, &long);
+            let encoded = message.encode_to_vec();
+            let Some(result) = runtime().block_on(call_status(*rpc, &encoded)) else {
+                continue;
+            };
+            tried += 1;
+            covered.insert(name.clone());
+            if let Err(status) = result {
+                let text = status.message();
+                assert!(
+                    text.len() <= MAX_MESSAGE,
+                    "{name}: a {}-byte message",
+                    text.len()
+                );
+                assert!(
+                    !text.contains(&"z".repeat(65)),
+                    "{name}: more than a prefix: {}",
+                    &text[..200.min(text.len())]
+                );
+            }
+        }
+    }
+    eprintln!("{tried} requests over {} fields", covered.len());
+    for must in [
+        "BestMove.limits.weights",
+        "Review.limits.weights",
+        "Apply.move.text",
+        "PlayMatch.player_a",
+    ] {
+        assert!(covered.contains(must), "{must} not tried");
+    }
+}
+
 /// A position with thousands of problems lists a few and counts the rest.
 #[test]
 fn a_position_with_many_problems_lists_a_few() {
@@ -583,23 +759,31 @@ async fn last_of<T>(
 }
 
 async fn call(rpc: usize, bytes: &[u8]) {
+    if let Some(r) = call_status(rpc, bytes).await {
+        check(r);
+    }
+}
+
+/// Decodes `bytes` as request `rpc` and calls its handler directly: its
+/// status, or `None` if the bytes are no such request.
+async fn call_status(rpc: usize, bytes: &[u8]) -> Option<Result<(), Status>> {
     let s = service();
     let r = match rpc % RPCS {
         0 => match proto::LegalMovesRequest::decode(bytes) {
             Ok(m) => s.legal_moves(Request::new(m)).await.map(drop),
-            Err(_) => return,
+            Err(_) => return None,
         },
         1 => match proto::ApplyRequest::decode(bytes) {
             Ok(m) => s.apply(Request::new(m)).await.map(drop),
-            Err(_) => return,
+            Err(_) => return None,
         },
         2 => match proto::EvaluateRequest::decode(bytes) {
             Ok(m) => s.evaluate(Request::new(m)).await.map(drop),
-            Err(_) => return,
+            Err(_) => return None,
         },
         3 => match proto::BestMoveRequest::decode(bytes) {
             Ok(m) => s.best_move(Request::new(m)).await.map(drop),
-            Err(_) => return,
+            Err(_) => return None,
         },
         4 => match proto::AnalyzeRequest::decode(bytes) {
             Ok(mut m) => {
@@ -609,7 +793,7 @@ async fn call(rpc: usize, bytes: &[u8]) {
                     Err(e) => Err(e),
                 }
             }
-            Err(_) => return,
+            Err(_) => return None,
         },
         5 => match proto::PerftRequest::decode(bytes) {
             // Deep counts are legal but slow; keep them shallow here.
@@ -617,11 +801,11 @@ async fn call(rpc: usize, bytes: &[u8]) {
                 m.depth %= 3;
                 s.perft(Request::new(m)).await.map(drop)
             }
-            Err(_) => return,
+            Err(_) => return None,
         },
         7 => match proto::ViewRequest::decode(bytes) {
             Ok(m) => s.view(Request::new(m)).await.map(drop),
-            Err(_) => return,
+            Err(_) => return None,
         },
         8 => match proto::PlayMatchRequest::decode(bytes) {
             // Long matches are legal but slow; keep them tiny here.
@@ -630,7 +814,7 @@ async fn call(rpc: usize, bytes: &[u8]) {
                 m.iterations = m.iterations % 32 + 1;
                 s.play_match(Request::new(m)).await.map(drop)
             }
-            Err(_) => return,
+            Err(_) => return None,
         },
         9 => match proto::ReviewRequest::decode(bytes) {
             Ok(mut m) => {
@@ -641,7 +825,7 @@ async fn call(rpc: usize, bytes: &[u8]) {
                     Err(e) => Err(e),
                 }
             }
-            Err(_) => return,
+            Err(_) => return None,
         },
         10 => match proto::SolveRequest::decode(bytes) {
             // Deep solves are legal but slow; keep them shallow here.
@@ -649,18 +833,18 @@ async fn call(rpc: usize, bytes: &[u8]) {
                 m.max_moves %= 3;
                 s.solve(Request::new(m)).await.map(drop)
             }
-            Err(_) => return,
+            Err(_) => return None,
         },
         11 => match proto::RenderRequest::decode(bytes) {
             Ok(m) => s.render(Request::new(m)).await.map(drop),
-            Err(_) => return,
+            Err(_) => return None,
         },
         _ => match proto::NewGameRequest::decode(bytes) {
             Ok(m) => s.new_game(Request::new(m)).await.map(drop),
-            Err(_) => return,
+            Err(_) => return None,
         },
     };
-    check(r);
+    Some(r)
 }
 
 /// `bytes` with byte-level edits.

@@ -329,6 +329,7 @@ async fn requests_above_the_caps_are_clamped_and_say_so() {
         max_movetime: Duration::from_millis(50),
         max_nodes: 2000,
         max_threads: 2,
+        ..Caps::default()
     };
     let s = start_with(1, 1, caps, ServerOptions::default()).await;
     let mut client = GameEngineClient::new(s.channel.clone());
@@ -357,7 +358,10 @@ async fn requests_above_the_caps_are_clamped_and_say_so() {
 #[tokio::test]
 async fn a_message_above_the_size_limit_is_refused() {
     let options = ServerOptions {
-        max_message_bytes: 1024,
+        limits: caber_service::TransportLimits {
+            max_message_bytes: 1024,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let s = start_with(1, 1, Caps::default(), options).await;
@@ -371,7 +375,8 @@ async fn a_message_above_the_size_limit_is_refused() {
         include_position: false,
     };
     let status = client.legal_moves(request).await.unwrap_err();
-    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("at most 1024"), "{status:?}");
     // A small one still passes.
     let ok = client
         .legal_moves(proto::LegalMovesRequest {

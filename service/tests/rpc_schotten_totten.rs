@@ -548,3 +548,67 @@ async fn play_match_is_seeded_and_counts_both_seats() {
     let status = client.play_match(bad).await.unwrap_err();
     assert!(status.message().starts_with("games: "), "{status:?}");
 }
+
+/// Numbers that are no value of their enum are refused naming the field,
+/// in every enum a Schotten Totten message holds, as in `side_to_move`.
+#[tokio::test]
+async fn enum_numbers_out_of_range_are_refused_naming_the_field() {
+    let mut client = start().await;
+    let report = new_game(&mut client, "classic", 5).await;
+    let full = st(&report).clone();
+    let field = "position.schotten_totten";
+    type Edit = fn(&mut proto::SchottenTottenPosition);
+    let cases: [(&str, Edit); 4] = [
+        ("stones[0].claimed", |s| s.stones[0].claimed = 9),
+        ("stones[2].completed_first", |s| {
+            s.stones[2].completed_first = 9
+        }),
+        ("viewer", |s| s.viewer = 9),
+        ("side_to_move", |s| s.side_to_move = 9),
+    ];
+    for (name, edit) in cases {
+        let mut s = full.clone();
+        edit(&mut s);
+        let m = refused_position(&mut client, structured("classic", s)).await;
+        assert_eq!(
+            m,
+            format!("{field}.{name}: 9 is not one of the enum's values"),
+            "{name}"
+        );
+    }
+    // A move's draw, and View's player.
+    let position = structured("classic", full);
+    let legal = legal(&mut client, &position).await;
+    let Some(Kind::SchottenTotten(mut m)) = legal.moves[0].r#move.clone().unwrap().kind else {
+        panic!("a structured move");
+    };
+    m.draw = 7;
+    let refused = client
+        .apply(proto::ApplyRequest {
+            position: Some(position.clone()),
+            r#move: Some(proto::Move {
+                kind: Some(Kind::SchottenTotten(m)),
+            }),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert_eq!(
+        refused.message(),
+        "move.schotten_totten.draw: 7 is not one of the enum's values"
+    );
+    for player in [9, -1] {
+        let refused = client
+            .view(proto::ViewRequest {
+                position: Some(position.clone()),
+                player,
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument);
+        assert_eq!(
+            refused.message(),
+            format!("player: {player} is not one of the enum's values")
+        );
+    }
+}

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 
 use caber_engine::almatafl::{self as engine, Cell, Move, Piece, Setup};
 use caber_engine::catalog::{self, GameInfo, UnknownVariant};
-use caber_engine::{Notation, Played, Player};
+use caber_engine::{Notation, Played};
 use tonic::Status;
 
 use super::{Adapter, TextError};
-use crate::convert::side;
+use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
 use crate::proto::position::State;
@@ -94,8 +94,8 @@ impl Adapter for AlmaTafl {
                 .collect::<Result<Vec<_>, _>>()?;
             stacks.push((at, pieces));
         }
-        let side_to_move = Player::try_from(message.side_to_move())
-            .map_err(|()| errors::missing("position.almatafl.side_to_move"))?;
+        let side_to_move =
+            convert::required_side("position.almatafl.side_to_move", message.side_to_move)?;
         let mut history = Vec::new();
         for (i, r) in message.history.iter().enumerate() {
             let field = format!("position.almatafl.history[{i}]");

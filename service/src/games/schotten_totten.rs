@@ -19,7 +19,7 @@ use caber_engine::{Game, Notation, Player};
 use tonic::Status;
 
 use super::{Adapter, MatchRequest, Matches, TextError};
-use crate::convert::side;
+use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
 use crate::proto::position::State;
@@ -60,8 +60,7 @@ fn stone(field: &str, number: u32) -> Result<u8, Status> {
 }
 
 fn table(m: &proto::SchottenTottenPosition) -> Result<TableSetup, Status> {
-    let side_to_move = Player::try_from(m.side_to_move())
-        .map_err(|()| errors::missing(&format!("{FIELD}.side_to_move")))?;
+    let side_to_move = convert::required_side(&format!("{FIELD}.side_to_move"), m.side_to_move)?;
     let stones = m
         .stones
         .iter()
@@ -73,10 +72,13 @@ fn table(m: &proto::SchottenTottenPosition) -> Result<TableSetup, Status> {
                     cards(&format!("{f}.first"), &st.first)?,
                     cards(&format!("{f}.second"), &st.second)?,
                 ],
-                completed_first: Player::try_from(st.completed_first()).ok(),
+                completed_first: convert::optional_side(
+                    &format!("{f}.completed_first"),
+                    st.completed_first,
+                )?,
                 blind: st.blind,
                 mud: st.mud,
-                claimed: Player::try_from(st.claimed()).ok(),
+                claimed: convert::optional_side(&format!("{f}.claimed"), st.claimed)?,
             })
         })
         .collect::<Result<Vec<_>, Status>>()?;
@@ -412,7 +414,7 @@ impl Adapter for SchottenTotten {
         let v = catalog::lookup_variant::<FullState>(variant)
             .map_err(|e| errors::variant("position.variant", &e))?;
         let problem = |e: caber_engine::SetupError| invalid(FIELD, e);
-        match Player::try_from(m.viewer()).ok() {
+        match convert::optional_side(&format!("{FIELD}.viewer"), m.viewer)? {
             None => FullState::from_setup(v, &full_setup(m)?)
                 .map(Position::Full)
                 .map_err(problem),
@@ -442,7 +444,7 @@ impl Adapter for SchottenTotten {
         for (i, &n) in m.claims.iter().enumerate() {
             claims |= 1 << stone(&format!("{MOVE}.claims[{i}]"), n)?;
         }
-        let draw = match m.draw() {
+        let draw = match convert::known_value(&format!("{MOVE}.draw"), m.draw)? {
             proto::SchottenTottenDeck::Clan => Some(Deck::Clan),
             proto::SchottenTottenDeck::Tactic => Some(Deck::Tactic),
             proto::SchottenTottenDeck::Unspecified => position

@@ -5,11 +5,11 @@
 use caber_engine::catalog::{self, GameInfo, UnknownVariant};
 use caber_engine::quote;
 use caber_engine::tablut::{self as engine, Cell, Move, Piece, Setup};
-use caber_engine::{Notation, Played, Player};
+use caber_engine::{Notation, Played};
 use tonic::Status;
 
 use super::{Adapter, TextError};
-use crate::convert::side;
+use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
 use crate::proto::position::State;
@@ -72,8 +72,8 @@ impl Adapter for Tablut {
         if !message.king.trim().is_empty() {
             pieces.push((cell("position.tablut.king", &message.king)?, Piece::King));
         }
-        let side_to_move = Player::try_from(message.side_to_move())
-            .map_err(|()| errors::missing("position.tablut.side_to_move"))?;
+        let side_to_move =
+            convert::required_side("position.tablut.side_to_move", message.side_to_move)?;
         let history = message
             .history
             .iter()

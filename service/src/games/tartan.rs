@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 
 use caber_engine::catalog::{self, GameInfo, UnknownVariant};
 use caber_engine::tartan::{self as engine, Cell, Move, Path, Phase, Setup, Stack};
-use caber_engine::{Notation, Played, Player};
+use caber_engine::{Notation, Played};
 use tonic::Status;
 
 use super::{Adapter, TextError};
-use crate::convert::side;
+use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
 use crate::proto::position::State;
@@ -87,7 +87,7 @@ impl Adapter for Tartan {
     fn read_message(variant: &str, m: &proto::TartanPosition) -> Result<Self::Position, Status> {
         let variant = catalog::lookup_variant::<engine::Tartan>(variant)
             .map_err(|e| errors::variant("position.variant", &e))?;
-        let phase = match m.phase() {
+        let phase = match convert::known_value(&format!("{FIELD}.phase"), m.phase)? {
             proto::TartanPhase::Placement => Phase::Placement,
             proto::TartanPhase::Play => Phase::Play,
             proto::TartanPhase::Unspecified => {
@@ -99,8 +99,7 @@ impl Adapter for Tartan {
             let f = format!("{FIELD}.stacks[{i}]");
             stacks.push(Stack {
                 cell: cell(&format!("{f}.cell"), &s.cell)?,
-                owner: Player::try_from(s.owner())
-                    .map_err(|()| errors::missing(&format!("{f}.owner")))?,
+                owner: convert::required_side(&format!("{f}.owner"), s.owner)?,
                 height: count(&format!("{f}.height"), s.height)?,
             });
         }
@@ -129,8 +128,7 @@ impl Adapter for Tartan {
                 count(&format!("{FIELD}.tokens_second"), m.tokens_second)?,
             ],
             quiet_turns: count(&format!("{FIELD}.quiet_turns"), m.quiet_turns)?,
-            side_to_move: Player::try_from(m.side_to_move())
-                .map_err(|()| errors::missing(&format!("{FIELD}.side_to_move")))?,
+            side_to_move: convert::required_side(&format!("{FIELD}.side_to_move"), m.side_to_move)?,
             history,
         };
         engine::Tartan::from_setup(variant, &setup)
