@@ -52,6 +52,11 @@ impl Auth {
             .map_err(|_| anyhow::anyhow!("the token in {} is not ASCII text", path.display()))?;
         Ok(Self(Some(value)))
     }
+
+    /// The `authorization` header value, if a token is set.
+    pub fn header(&self) -> Option<&str> {
+        self.0.as_ref().and_then(|v| v.to_str().ok())
+    }
 }
 
 impl Interceptor for Auth {

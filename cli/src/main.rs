@@ -309,6 +309,42 @@ enum Bench {
         #[arg(long, alias = "rss-pid")]
         server_pid: Option<u32>,
     },
+    /// Hostile and careless clients against a running caberd (a plaintext
+    /// port): stalled streams, a flood of silent connections, reviews
+    /// nobody reads, deadlines with this machine's cores busy, and mutated
+    /// requests of every RPC and game; each scenario's figures and checks
+    /// (docs/SERVICE.md, "Reliability suite"). Exit code 2 if a check fails.
+    Reliability {
+        /// The server's process id on this machine: its resident memory is
+        /// read from /proc.
+        #[arg(long)]
+        server_pid: Option<u32>,
+        /// The server's metrics URL (http://HOST:PORT/metrics): its
+        /// resident memory is read there when --server-pid is not given.
+        #[arg(long, value_name = "URL")]
+        metrics: Option<String>,
+        /// The most resident memory the server may reach, in MB.
+        #[arg(long, default_value_t = 200)]
+        max_rss_mb: u64,
+        /// The server's --idle-timeout-ms: silent connections must be closed
+        /// within it (and 5 s).
+        #[arg(long, default_value_t = 10_000)]
+        idle_timeout_ms: u64,
+        /// Stalled streams in each attack.
+        #[arg(long, default_value_t = 2000)]
+        streams: usize,
+        /// Silent connections in the flood (at most this process's open-files
+        /// limit less 100).
+        #[arg(long, default_value_t = 2000)]
+        connections: usize,
+        /// Busy threads on this machine during the deadline scenario
+        /// (default: one per core; 0 when the server runs elsewhere).
+        #[arg(long)]
+        saturate: Option<usize>,
+        /// Mutated requests per RPC and game.
+        #[arg(long, default_value_t = 20)]
+        mutations: usize,
+    },
     /// Uniformly random full games from the start of --game/--variant on one
     /// thread of this machine's engine (whatever --server says): games per
     /// second, moves per second, mean game length.
@@ -426,6 +462,31 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 server_pid,
             };
             commands::bench::service(&plan, session.common.json).await
+        }
+        Command::Bench(Bench::Reliability {
+            server_pid,
+            metrics,
+            max_rss_mb,
+            idle_timeout_ms,
+            streams,
+            connections,
+            saturate,
+            mutations,
+        }) => {
+            let plan = commands::reliability::Plan {
+                target: session.common.target(),
+                server_pid,
+                metrics,
+                max_rss_mb,
+                idle_timeout: std::time::Duration::from_millis(idle_timeout_ms),
+                streams,
+                connections,
+                saturate: saturate
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                mutations,
+                seed: session.common.seed,
+            };
+            commands::reliability::run(&plan, session.common.json).await
         }
         Command::Bench(Bench::Playouts { seconds }) => {
             let c = &session.common;

@@ -397,7 +397,7 @@ pub fn plan(
 }
 
 /// The time a call with `timeout` gets for its work: the timeout less a
-/// margin for the reply (10%, at least [`MIN_DEADLINE_MARGIN`]), and at least half of it.
+/// margin for the reply (10%, at least 20 ms), and at least half of it.
 pub fn before_deadline(timeout: Duration) -> Duration {
     let margin = (timeout / 10).max(MIN_DEADLINE_MARGIN);
     timeout.saturating_sub(margin).max(timeout / 2)

@@ -7,26 +7,11 @@ use std::process::{Child, Command, Stdio};
 use caber_service::proto::game_engine_client::GameEngineClient;
 use caber_service::proto::ListGamesRequest;
 
+mod common;
+
 /// Starts `caberd` on a free port with `args`; returns it and the address it printed.
 fn caberd(args: &[&str]) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_caberd"))
-        .args(["--listen", "127.0.0.1:0"])
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("caberd starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("caberd listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
-    (child, addr)
+    common::spawn_caberd(args, false)
 }
 
 #[cfg(unix)]

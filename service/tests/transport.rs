@@ -5,9 +5,11 @@
 
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Read};
+mod common;
+
+use std::io::Read;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use caber_service::proto::game_engine_client::GameEngineClient;
@@ -30,25 +32,11 @@ impl Caberd {
     /// Starts `caberd` on a free port with `args`, its logs (warnings and
     /// up) kept in a pipe when `logs` is set.
     fn start(args: &[&str], logs: bool) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_caberd"))
-            .args(["--listen", "127.0.0.1:0"])
-            .args(args)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(if logs { Stdio::piped() } else { Stdio::null() })
-            .spawn()
-            .expect("caberd starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("caberd listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .parse()
-            .unwrap();
-        Self { child, addr }
+        let (child, addr) = common::spawn_caberd(args, logs);
+        Self {
+            child,
+            addr: addr.parse().unwrap(),
+        }
     }
 
     /// Resident memory in MB.

@@ -8,6 +8,7 @@ pub mod play;
 pub mod playouts;
 pub mod position;
 pub mod puzzle;
+pub mod reliability;
 pub mod render;
 pub mod review;
 pub mod search;

@@ -9,6 +9,7 @@ use tonic::Code;
 pub type Client = GameEngineClient<Channel>;
 
 /// Serves `service` on 127.0.0.1:0 in the background; a client connected to it.
+#[allow(dead_code)] // not every test file serves in process
 pub async fn serve(service: EngineService) -> Client {
     let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
         .await
@@ -33,4 +34,30 @@ pub async fn refused_position(client: &mut Client, position: proto::Position) ->
     let status = client.legal_moves(request).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
     status.message().to_string()
+}
+
+/// Starts the `caberd` binary on a free port with `args` (logging warnings
+/// and up, to a pipe when `logs` is set); the child and the address it printed.
+#[allow(dead_code)] // not every test file runs the binary
+pub fn spawn_caberd(args: &[&str], logs: bool) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caberd"))
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(if logs { Stdio::piped() } else { Stdio::null() })
+        .spawn()
+        .expect("caberd starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("caberd listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    (child, addr)
 }
