@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
-"""Import cycles between sibling modules of a Rust crate's source tree.
+"""Import cycles between modules of a Rust crate's source tree.
 
 Reads every `.rs` file under the given directory (test modules, `tests/`
 directories and reference implementations left out, comments skipped),
 collects the modules each one names through `crate::` and `super::` paths
-(in `use` items and inline), and prints every cycle among modules that are
-not one inside the other. Exits 1 if there is any. A parent module naming
-its children (and a child its parent) is not a cycle.
+(in `use` items and inline), and prints every cycle among sibling modules,
+each module folded into its parent as its parent's siblings see it: if
+`a::x` uses `b` and `b` uses `a`, `a` and `b` form a cycle. Exits 1 if
+there is any. A parent module naming its children (and a child its parent)
+is not a cycle. `.ci/cycles_test.py` plants cycles to check that it sees them.
 
-    python3 .ci/cycles.py engine/src
+With `--doc FILE`, also checks the crate's table in that Markdown file (the
+table after the heading that names the directory, as in
+docs/ARCHITECTURE.md): every top-level module has a row, every row is a
+module, and a module uses (itself or through its children) only the modules
+its last column lists.
+
+    python3 .ci/cycles.py engine/src [--doc docs/ARCHITECTURE.md]
 """
 import glob
 import os
@@ -80,8 +88,54 @@ def graph(root):
     return g
 
 
+def allowed(doc, root):
+    """The crate's table in `doc`: module -> the modules it may use."""
+    lines = open(doc).read().split("\n")
+    name = root.rstrip("/")
+    start = next(
+        (i for i, l in enumerate(lines) if l.startswith("#") and f"(`{name}`)" in l), None
+    )
+    if start is None:
+        sys.exit(f"{doc}: no section for `{name}`")
+    table = {}
+    for line in lines[start + 1 :]:
+        if line.startswith("#"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not cells[0].startswith("`"):
+            continue
+        table[cells[0].strip("`")] = set(re.findall(r"`(\w+)`", cells[-1]))
+    return table
+
+
+def check_doc(doc, root, g, resolve):
+    """Problems of the code against the crate's table in `doc`."""
+    table = allowed(doc, root)
+    top = {m.split("::")[0] for m in g if m}
+    problems = [f"{doc}: no row for module `{m}` of {root}" for m in sorted(top - set(table))]
+    problems += [f"{doc}: row `{m}` is no module of {root}" for m in sorted(set(table) - top)]
+    for m, deps in g.items():
+        if not m:
+            continue
+        t = m.split("::")[0]
+        for d in deps:
+            r = resolve(d)
+            if r is None or r == "":
+                continue
+            rt = r.split("::")[0]
+            if rt != t and t in table and rt not in table[t]:
+                problems.append(f"{root}: {m} uses `{rt}`, which {doc} does not list for `{t}`")
+    return sorted(set(problems))
+
+
 def main():
-    root = sys.argv[1]
+    args = sys.argv[1:]
+    doc = None
+    if "--doc" in args:
+        i = args.index("--doc")
+        doc = args[i + 1]
+        del args[i : i + 2]
+    root = args[0]
     g = graph(root)
     mods = set(g)
 
@@ -92,7 +146,7 @@ def main():
                 return c
         return None
 
-    edges = {m: set() for m in g}
+    edges = {}
     for m, deps in g.items():
         for d in deps:
             r = resolve(d)
@@ -100,7 +154,13 @@ def main():
                 continue
             if (m + "::").startswith(r + "::") or r.startswith(m + "::"):
                 continue
-            edges[m].add(r)
+            # Fold both into their ancestors that are siblings: a child's
+            # imports are its parent's, as far as the parent's siblings see.
+            a, b = m.split("::"), r.split("::")
+            k = 0
+            while a[k] == b[k]:
+                k += 1
+            edges.setdefault("::".join(a[: k + 1]), set()).add("::".join(b[: k + 1]))
     cycles = set()
 
     def dfs(start, node, path):
@@ -118,7 +178,10 @@ def main():
             continue
         seen.add(frozenset(c))
         print(f"{root}: import cycle: {' -> '.join(c + (c[0],))}")
-    sys.exit(1 if cycles else 0)
+    problems = check_doc(doc, root, g, resolve) if doc else []
+    for p in problems:
+        print(p)
+    sys.exit(1 if cycles or problems else 0)
 
 
 if __name__ == "__main__":

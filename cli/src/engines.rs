@@ -25,7 +25,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::client::Client;
-use crate::commands::status;
+use crate::replies::status;
 
 /// What plays a side.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 use caber_service::proto::{self, outcome, score::Value};
 use serde_json::{json, Value as Json};
 
-use crate::commands::required;
+use crate::replies::required;
 
 /// `println!` for the command's output: when standard output is gone (as in
 /// `caber legal | head -1`) the process ends quietly with status 0 instead of
@@ -44,7 +44,7 @@ fn print_json(value: Json) {
 pub fn error(error: &anyhow::Error, hint: Option<&str>, as_json: bool) {
     let status = error
         .chain()
-        .find_map(|e| e.downcast_ref::<crate::commands::Refused>());
+        .find_map(|e| e.downcast_ref::<crate::replies::Refused>());
     let transport = error
         .chain()
         .any(|e| e.downcast_ref::<tonic::transport::Error>().is_some());

@@ -200,6 +200,14 @@ pub async fn serve_with(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), tonic::transport::Error> {
     let max = connections::connections_within_file_limit(limits.max_connections);
+    if max < limits.max_connections {
+        tracing::warn!(
+            max_connections = max,
+            "--max-connections {} lowered to {max} to fit the open-files limit \
+             (raise it with ulimit -n, or the container's nofile limit)",
+            limits.max_connections
+        );
+    }
     let incoming = Incoming::new(listener, max, limits.idle_timeout);
     router
         .serve_with_incoming_shutdown(incoming, shutdown)

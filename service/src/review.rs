@@ -23,9 +23,9 @@ use tokio::sync::mpsc;
 use tonic::Status;
 
 use crate::convert;
-use crate::games::{self, Game, Searched, SearcherChoice};
+use crate::games::{self, Game, SearcherChoice};
 use crate::proto;
-use crate::search_runner::{self, SearchRunner, StopOnDrop};
+use crate::search_runner::{self, SearchRunner, Searched, StopOnDrop};
 use crate::updates::Updater;
 
 /// The most moves one review takes.

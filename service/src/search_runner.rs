@@ -19,9 +19,25 @@ use caber_engine::search::{Info, Limits};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
 
-use crate::games::{SearchJob, Searched};
 use crate::metrics;
 use crate::pool::{Bound, Refused, SearchPool};
+use crate::proto;
+
+/// A search ready to run off the async runtime (a game's adapter makes it):
+/// the position and searcher are typed inside, the reports are in the
+/// reply's terms.
+pub type SearchJob = Box<
+    dyn FnOnce(&Limits, &AtomicBool, &mut dyn FnMut(&Info<String>)) -> Searched + Send + 'static,
+>;
+
+/// A finished search: its report with moves as text, and the best move in both forms.
+#[derive(Clone, Debug)]
+pub struct Searched {
+    /// The final report.
+    pub info: Info<String>,
+    /// The recommended move, if there is one.
+    pub best: Option<proto::MoveInfo>,
+}
 
 /// The budget of a search requested without any limit.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
@@ -77,7 +93,7 @@ pub struct Plan {
     /// The instant the search must end by whenever it starts (the call's
     /// deadline less a margin), if the call has a deadline.
     pub ends_by: Option<Instant>,
-    /// The notes for [`proto::SearchStats`](crate::proto::SearchStats).
+    /// The notes for [`proto::SearchStats`].
     pub notes: Notes,
 }
 

@@ -14,12 +14,11 @@ pub mod review;
 pub mod search;
 pub mod view;
 
-use anyhow::Context;
 use caber_service::proto::{self, position::State, r#move::Kind};
-use tonic::Status;
 
+use crate::args::Common;
 use crate::client::Client;
-use crate::Common;
+pub use crate::replies::{required, status};
 
 /// A connected client and the options common to every command.
 pub struct Session {
@@ -35,33 +34,6 @@ pub struct Current {
     pub position: proto::Position,
     /// The server's report of it.
     pub report: proto::PositionReport,
-}
-
-/// A failed call as an error whose message is the status's message; the
-/// status stays in the chain (for its code).
-pub fn status(status: Status) -> anyhow::Error {
-    anyhow::Error::new(Refused(status))
-}
-
-/// A failed call: displays as the status's message.
-#[derive(Debug)]
-pub struct Refused(pub Status);
-
-impl std::fmt::Display for Refused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0.message())
-    }
-}
-
-impl std::error::Error for Refused {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        std::error::Error::source(&self.0)
-    }
-}
-
-/// A field the server must fill in.
-pub fn required<T>(value: Option<T>, what: &str) -> anyhow::Result<T> {
-    value.with_context(|| format!("the server's reply has no {what}"))
 }
 
 impl Session {

@@ -9,9 +9,9 @@ use caber_service::proto;
 
 use super::puzzle::{ask, input};
 use super::{apply_request, required, status, Session};
+use crate::args::SearchArgs;
 use crate::clock::Civil;
 use crate::output::{out, outcome_text};
-use crate::SearchArgs;
 
 /// How `caber play` is set up.
 pub struct PlayArgs {

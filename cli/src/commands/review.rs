@@ -8,8 +8,9 @@ use caber_service::proto;
 use serde_json::json;
 
 use super::{status, Session};
+use crate::args::SearchArgs;
 use crate::output::{counted, out};
-use crate::{chart, progress, SearchArgs};
+use crate::{chart, progress};
 
 /// Reviews the record in `file` with `args` as each position's budget.
 pub async fn run(

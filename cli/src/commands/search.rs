@@ -3,7 +3,8 @@
 use caber_service::proto;
 
 use super::{required, status, Session};
-use crate::{output, progress, SearchArgs};
+use crate::args::SearchArgs;
+use crate::{output, progress};
 
 /// The request's limits and weights; `None` when neither is given.
 pub fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {

@@ -23,7 +23,7 @@ use caber_engine::playouts::Playouts;
 use caber_engine::catalog::{GameInfo, UnknownVariant};
 use caber_engine::matches::MatchResult;
 use caber_engine::playable::PerftError;
-use caber_engine::search::{Info, Limits, Searchable};
+use caber_engine::search::{Limits, Searchable};
 use caber_engine::{Player, SetupError};
 use tonic::Status;
 
@@ -31,6 +31,7 @@ use crate::errors;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
+use crate::search_runner::SearchJob;
 
 pub use typed::Registered;
 
@@ -164,21 +165,6 @@ impl SearcherChoice {
             weights,
         }
     }
-}
-
-/// A search ready to run off the async runtime: the position and searcher
-/// are typed inside, the reports are in the reply's terms.
-pub type SearchJob = Box<
-    dyn FnOnce(&Limits, &AtomicBool, &mut dyn FnMut(&Info<String>)) -> Searched + Send + 'static,
->;
-
-/// A finished search: its report with moves as text, and the best move in both forms.
-#[derive(Clone, Debug)]
-pub struct Searched {
-    /// The final report.
-    pub info: Info<String>,
-    /// The recommended move, if there is one.
-    pub best: Option<proto::MoveInfo>,
 }
 
 /// A perft count ready to run off the async runtime: per legal move (text)

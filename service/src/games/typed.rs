@@ -14,15 +14,13 @@ use caber_engine::search::{Info, Limits, Score, Searchable, SearcherInfo};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
-use super::{
-    move_owner, Adapter, Game, Matches, PerftJob, SearchJob, Searched, SearcherChoice, SolveJob,
-    TextError,
-};
+use super::{move_owner, Adapter, Game, Matches, PerftJob, SearcherChoice, SolveJob, TextError};
 use crate::convert;
 use crate::errors;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
+use crate::search_runner::{SearchJob, Searched};
 use caber_engine::solve::{self, Unsolved};
 
 /// The RPCs of the game of adapter `A`.
