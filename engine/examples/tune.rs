@@ -30,14 +30,9 @@ use caber_engine::{Game, Played, Player};
 /// Plies of each record left out (near the start, alike in many games).
 const SKIP_PLIES: usize = 8;
 
-/// Weights left as they are: the scale, the root-only penalty, and the
-/// threats of a capture next move (quiet positions have none to fit on).
-const FIXED: &[&str] = &[
-    "black_soldier",
-    "soldier_left_hanging",
-    "capture_next_tenths",
-    "king_capture_next",
-];
+/// Weights left as they are: the scale and the threats of a capture next
+/// move (quiet positions have none to fit on).
+const FIXED: &[&str] = &["black_soldier", "capture_next_tenths", "king_capture_next"];
 
 /// A position and the game's result for white (1 won, 0.5 drawn, 0 lost).
 struct Sample {

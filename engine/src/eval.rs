@@ -195,15 +195,6 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn must_answer(&self, _pos: &G) -> bool {
         false
     }
-
-    /// A penalty in centi-units that alpha-beta's root subtracts from the
-    /// searched value of the move from `pos` to `child` when it compares
-    /// root moves (reported scores leave it out): a preference among moves
-    /// the search values alike that the evaluation cannot express deeper in
-    /// the tree without playing worse. The default is none.
-    fn root_penalty(&self, _pos: &G, _child: &G) -> i32 {
-        0
-    }
 }
 
 #[cfg(test)]

@@ -931,7 +931,7 @@ async fn searches_refuse_weights_they_do_not_take() {
         }),
         searcher: String::new(),
     };
-    let known = [("king_distance", -20), ("soldier_left_hanging", 100)];
+    let known = [("king_distance", -20), ("king_mobility", 100)];
     let reply = client.best_move(searched(ashton.clone(), &known)).await;
     assert!(reply.unwrap().into_inner().best_move.is_some());
     let deal = client

@@ -24,12 +24,10 @@
 //!   depth.
 //! - Multi-PV as in Stockfish: the root moves are searched once per requested
 //!   line, over the moves not yet reported, with an aspiration window around
-//!   the previous iteration's score that widens until the value is exact.
-//! - Root preferences: each root move's [`Evaluator::root_penalty`] is
-//!   subtracted from its heuristic value when root moves are compared (the
-//!   window of its search shifted to match). Reports give the searched
-//!   values, so with penalties the lines of a multi-PV report follow the
-//!   penalized order and their scores may be out of order.
+//!   the previous iteration's score that widens until the value is exact;
+//!   after each line the lines found so far are sorted again (a later line's
+//!   search may find a move better than an earlier line's), so that reports
+//!   list their lines best first and the best move is the first line's.
 //! - Values use the `MATE - ply` encoding of [`super::MATE`]; a finished game
 //!   is valued by its outcome (draws are 0).
 //!
@@ -157,36 +155,10 @@ struct Thread<'s, G: Game, E> {
 #[derive(Clone)]
 struct RootMove<M> {
     mv: M,
-    /// What root moves are compared by: the exact value at the current depth
-    /// less `penalty` ([`penalized`]), or `-INF` when unknown (failed low).
+    /// The exact value at the current depth, or `-INF` when unknown (failed low).
     value: i32,
-    /// The exact value as searched (what reports say), valid with `value`.
-    searched: i32,
-    /// The evaluator's [`Evaluator::root_penalty`] of `mv` (non-negative).
-    penalty: i32,
     /// Principal variation starting with `mv`.
     pv: Vec<M>,
-}
-
-/// A root move's searched `value` less its `penalty`, kept within the
-/// heuristic range; mate scores are left as they are.
-fn penalized(value: i32, penalty: i32) -> i32 {
-    if value.abs() <= EVAL_BOUND {
-        (value - penalty).max(-EVAL_BOUND)
-    } else {
-        value
-    }
-}
-
-/// The bound on a root move's searched value that matches `bound` on its
-/// [`penalized`] value: `penalized(v, penalty) > bound` exactly when
-/// `v > searched_bound(bound, penalty)`.
-fn searched_bound(bound: i32, penalty: i32) -> i32 {
-    if bound.abs() <= EVAL_BOUND {
-        (bound + penalty).min(EVAL_BOUND)
-    } else {
-        bound
-    }
 }
 
 /// State of one thread's iterative deepening.
@@ -280,17 +252,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         self.main.start(root);
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
-        let pos = root.position();
         let roots: Vec<RootMove<G::Move>> = moves
             .into_iter()
             .map(|mv| RootMove {
                 mv,
                 value: -INF,
-                searched: -INF,
-                penalty: self
-                    .evaluator
-                    .root_penalty(pos, &pos.play_unchecked(&mv))
-                    .max(0),
                 pv: Vec::new(),
             })
             .collect();
@@ -485,6 +451,8 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             }
             // Stable: moves that failed low keep their previous order.
             roots[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.value));
+            // This line may have found a move better than an earlier line's.
+            roots[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.value));
         }
         Ok(())
     }
@@ -511,24 +479,16 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         let mut best_exact: Option<usize> = None;
         for i in first..roots.len() {
             let child = pos.play_unchecked(&roots[i].mv);
-            let penalty = roots[i].penalty;
-            // The window on the searched value that matches (alpha, beta) on
-            // the penalized one.
-            let (a, b) = (
-                searched_bound(alpha, penalty),
-                searched_bound(beta, penalty),
-            );
             self.w.path.enter(pos, &child);
-            let mut searched = if i == first {
-                -self.negamax(&child, depth - 1, 1, -b, -a, true, run)
+            let mut v = if i == first {
+                -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run)
             } else {
-                -self.negamax(&child, depth - 1, 1, -a - 1, -a, false, run)
+                -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false, run)
             };
-            if i != first && searched > a && searched < b && !run.clock.stopped() {
-                searched = -self.negamax(&child, depth - 1, 1, -b, -a, true, run);
+            if i != first && v > alpha && v < beta && !run.clock.stopped() {
+                v = -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run);
             }
             self.w.path.leave();
-            let v = penalized(searched, penalty);
             if run.clock.stopped() {
                 return Err(best_exact.map(|b| RootMove {
                     pv: roots[b].pv.clone(),
@@ -545,7 +505,6 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
                 best_exact = Some(i);
                 let r = &mut roots[i];
                 r.value = v;
-                r.searched = searched;
                 r.pv.clear();
                 r.pv.push(r.mv);
                 r.pv.extend(self.w.pv[1].iter().cloned());
@@ -842,7 +801,7 @@ fn root_line<G: Game>(pos: &Played<G>, root: &RootMove<G::Move>) -> Line<G::Move
         moves.push(root.mv);
     }
     Line {
-        score: Score::from_value(root.searched),
+        score: Score::from_value(root.value),
         moves,
         visits: 0,
     }

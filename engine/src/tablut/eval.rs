@@ -62,11 +62,6 @@ weights! {
         king_one_from_capture = 90,
         /// The king two black pieces away from being captured.
         king_two_from_capture = 25,
-        /// In `ashton`, what white's root move pays for leaving black a
-        /// soldier capture next move ([`Evaluator::root_penalty`]); off by
-        /// default: at 60 and 180 it halved the losses white could avoid
-        /// but did not play better (docs/MEASUREMENTS.md, 2026-12-04).
-        soldier_left_hanging = 0,
     }
 }
 
@@ -137,36 +132,6 @@ impl Evaluator<Tablut> for Evaluation {
                     .any(|dir| king_ray(pos, rules, kr, kc, dir, |_, _| {}))
             })
     }
-
-    /// In `ashton`, white's moves after which black can capture a soldier:
-    /// white keeps its soldiers unless the search sees more than
-    /// `soldier_left_hanging` to gain by giving one up. (Searched deeper in
-    /// the tree, a heavier white soldier played worse.)
-    fn root_penalty(&self, pos: &Tablut, child: &Tablut) -> i32 {
-        if self.soldier_left_hanging != 0
-            && pos.variant == Variant::Ashton
-            && pos.side == Player::Two
-            && soldier_hangs(child)
-        {
-            self.soldier_left_hanging
-        } else {
-            0
-        }
-    }
-}
-
-/// Whether black, to move in `pos`, can capture a white soldier.
-fn soldier_hangs(pos: &Tablut) -> bool {
-    let white = pos.white();
-    let next_to = above_of(white) | below_of(white) | left_of(white) | right_of(white);
-    for_each_step_to(pos, next_to, &mut |mv| {
-        if pos.play_unchecked(&mv).white() == white {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    })
-    .is_break()
 }
 
 /// Every cell a move [`Evaluation::move_hint`] rates above 0 can end on (and
