@@ -148,7 +148,7 @@ fn review_refuses_bad_files_and_records() {
     std::fs::write(&bad, "[Game \"tablut\"]\n\n1. d1-d2\n2. d1-d2\n").unwrap();
     let err = failed(&caber(&["review", path(&bad), "--depth", "1"]));
     assert!(
-        err.starts_with("error: record: move 2 (\"d1-d2\"): move: illegal move"),
+        err.starts_with("error: record: move 2 (\"d1-d2\"): illegal move"),
         "{err}"
     );
     std::fs::write(&bad, "[Game \"chess\"]\n").unwrap();

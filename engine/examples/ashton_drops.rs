@@ -32,7 +32,7 @@ use std::time::Duration;
 use caber_engine::record::GameRecord;
 use caber_engine::review::Tally;
 use caber_engine::search::{alphabeta, Info, Limits, Score};
-use caber_engine::tablut::{Evaluation, Move, Piece, Tablut, Variant};
+use caber_engine::tablut::{Evaluation, Move, Piece, Tablut};
 use caber_engine::{Played, Player};
 
 /// One game's counts.
@@ -115,7 +115,7 @@ fn count(record: &GameRecord, white: &str) -> Result<Option<Counts>, String> {
     let mut counts = Counts::default();
     let mut last_avoidable = false;
     let mut last_drop_avoidable = false;
-    let positions = records::positions(record, Variant::Ashton)?;
+    let positions = records::positions(record)?;
     for (p, next) in positions.iter().zip(&positions[1..]) {
         if p.side_to_move() == Player::Two {
             counts.moves += 1;

@@ -52,7 +52,7 @@ fn samples(record: &GameRecord, variant: Variant) -> Result<Vec<Sample>, String>
         Some(RecordResult::Draw) => 0.5,
         _ => return Ok(Vec::new()),
     };
-    let positions = records::positions(record, variant)?;
+    let positions = records::positions(record)?;
     Ok(positions[..positions.len() - 1]
         .iter()
         .skip(SKIP_PLIES)

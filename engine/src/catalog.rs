@@ -1,12 +1,14 @@
-//! What a game is, for listing: its id, variants, players and notation help.
-//! Metadata only; read from each game's [`Game`] and [`Notation`]
-//! implementations, so that no game needs to know of it.
+//! What a game is, for listing: its id, variants, players and notation help,
+//! read from each game's [`Game`] and [`Notation`] implementations so that
+//! no game needs to know of it; and positions made from a client's words
+//! ([`ByName`]): a variant's name, or a position's text.
 
 use crate::quote::quote;
 use std::fmt;
 
-use crate::game::{variant_by_name, Game, Player};
-use crate::played::Notation;
+use crate::game::{variant_by_name, Game, Player, SetupError};
+use crate::playable::Playable;
+use crate::played::{Notation, Played};
 
 /// What `ListGames` tells about a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +60,49 @@ impl fmt::Display for UnknownVariant {
 }
 
 impl std::error::Error for UnknownVariant {}
+
+/// Why a position's text was not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextError {
+    /// The variant is not the game's.
+    Variant(UnknownVariant),
+    /// The text is not a valid position of the variant.
+    Setup(SetupError),
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextError::Variant(e) => e.fmt(f),
+            TextError::Setup(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TextError {}
+
+/// Positions of a game made from a client's words: a variant's name (and a
+/// seed for a game with chance), or a position in the game's text notation.
+pub trait ByName: Playable {
+    /// The start position of the variant named `variant` (`""`: the
+    /// default); `seed` fixes any chance.
+    fn start_named(variant: &str, seed: u64) -> Result<Self, UnknownVariant>;
+
+    /// The position `text` (surrounding whitespace ignored) of the variant
+    /// named `variant`.
+    fn read_named(variant: &str, text: &str) -> Result<Self, TextError>;
+}
+
+impl<G: Notation> ByName for Played<G> {
+    fn start_named(variant: &str, seed: u64) -> Result<Self, UnknownVariant> {
+        Ok(Played::start(lookup_variant::<G>(variant)?, seed))
+    }
+
+    fn read_named(variant: &str, text: &str) -> Result<Self, TextError> {
+        let v = lookup_variant::<G>(variant).map_err(TextError::Variant)?;
+        G::read(v, text.trim()).map_err(TextError::Setup)
+    }
+}
 
 /// The variant of `G` named `name` (`""`: the default), or an error listing the known ones.
 pub fn lookup_variant<G: Game>(name: &str) -> Result<G::Variant, UnknownVariant> {

@@ -25,10 +25,14 @@
 //! second, `1/2-1/2` a draw, `*` not finished), `Reason`, `Start` (the start
 //! position's text when it is not the variant's), `Seed` (the deal of a game
 //! with chance: with it the moves replay exactly); other tags are kept.
-//! Reading checks the syntax only: the moves are checked by replaying them.
+//! Reading checks the syntax only: the moves are checked by replaying them
+//! ([`replay`], in the game the `Game` tag names).
 
 use std::fmt;
 
+use crate::catalog::{ByName, TextError, UnknownVariant};
+use crate::game::MoveError;
+use crate::playable::{Applied, Playable};
 use crate::quote::quote;
 
 /// A whole game.
@@ -325,9 +329,107 @@ impl fmt::Display for GameRecord {
     }
 }
 
+/// A record's game played from its start, every move checked: the start
+/// (the `Start` tag's position, or the `Variant` tag's start with the `Seed`
+/// tag's deal) and each move as played, with the position after it.
+#[derive(Clone, Debug)]
+pub struct Replay<P: Playable> {
+    /// The start position.
+    pub start: P,
+    /// Each move as played (the game's normal form), the position after it
+    /// and what happened.
+    pub moves: Vec<Applied<P>>,
+}
+
+impl<P: Playable> Replay<P> {
+    /// The positions from the start to the end: one more than the moves.
+    pub fn positions(&self) -> impl Iterator<Item = &P> {
+        std::iter::once(&self.start).chain(self.moves.iter().map(|a| &a.position))
+    }
+
+    /// The position at the end.
+    pub fn last(&self) -> &P {
+        self.moves.last().map_or(&self.start, |a| &a.position)
+    }
+}
+
+/// Why a record does not replay: the tag or the move, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The `Variant` tag names no variant of the game.
+    Variant(UnknownVariant),
+    /// The `Start` tag is no position of the variant.
+    Start(TextError),
+    /// The `Seed` tag is not a number.
+    Seed(String),
+    /// A move (its number, from 1, and text) cannot be played.
+    Move {
+        /// The move's number, from 1.
+        number: usize,
+        /// The move as the record writes it.
+        text: String,
+        /// Why it cannot be played.
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Variant(e) => write!(f, "the Variant tag: {e}"),
+            ReplayError::Start(e) => write!(f, "the Start tag: {e}"),
+            ReplayError::Seed(s) => write!(f, "the Seed tag {} is not a number", quote(s)),
+            ReplayError::Move {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} ({}): {error}", quote(text)),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Plays `record`'s moves from its start, each checked, in game `P` (the
+/// caller picks `P` by the record's `Game` tag).
+pub fn replay<P: ByName>(record: &GameRecord) -> Result<Replay<P>, ReplayError> {
+    let variant = record.tag("Variant").unwrap_or_default();
+    let start = match record.tag("Start") {
+        Some(text) => P::read_named(variant, text).map_err(|e| match e {
+            TextError::Variant(v) => ReplayError::Variant(v),
+            e => ReplayError::Start(e),
+        })?,
+        None => {
+            let seed = match record.tag("Seed") {
+                None => 0,
+                Some(s) => s
+                    .trim()
+                    .parse()
+                    .map_err(|_| ReplayError::Seed(s.to_string()))?,
+            };
+            P::start_named(variant, seed).map_err(ReplayError::Variant)?
+        }
+    };
+    let mut moves: Vec<Applied<P>> = Vec::with_capacity(record.moves.len());
+    for (i, recorded) in record.moves.iter().enumerate() {
+        let before = moves.last().map_or(&start, |a| &a.position);
+        let error = |error| ReplayError::Move {
+            number: i + 1,
+            text: recorded.text.clone(),
+            error,
+        };
+        let mv = before
+            .parse_move(&recorded.text)
+            .map_err(|e| error(MoveError::Notation(e)))?;
+        moves.push(before.apply(&mv).map_err(error)?);
+    }
+    Ok(Replay { start, moves })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::ByName;
     use proptest::prelude::*;
 
     const SAMPLE: &str = "; a game\n\
@@ -340,6 +442,53 @@ mod tests {
         1. p:G5@3 d:clan {good} {[%eval cp 35]}\n\
         2. p:R2@4 c:3 d:tactic\n\
         3. pass {[%eval mate -3]} {resigns soon}\n";
+
+    #[test]
+    fn a_record_replays_from_its_start_tag_or_its_variant_and_seed() {
+        use crate::schotten_totten::Position;
+        use crate::tablut::Tablut;
+        use crate::Played;
+        let record = GameRecord::parse(
+            "[Game \"tablut\"]\n[Start \"9/9/1bw6/9/4k4/9/3b5/9/9 b -\"]\n\n1. d7-d3\n",
+        )
+        .unwrap();
+        let replayed = replay::<Played<Tablut>>(&record).unwrap();
+        assert_eq!(replayed.moves.len(), 1);
+        assert_eq!(replayed.positions().count(), 2);
+        assert_eq!(replayed.last().notation(), "9/9/1b1b5/9/4k4/9/9/9/9 w -");
+        assert_eq!(replayed.moves[0].events.len(), 1, "the capture of c3");
+        // A deal of Schotten Totten replays from its seed: the same deal.
+        let seeded = GameRecord::parse("[Game \"schotten-totten\"]\n[Seed \"7\"]\n").unwrap();
+        let deal = replay::<Position>(&seeded).unwrap().start;
+        assert_eq!(deal, Position::start_named("", 7).unwrap());
+    }
+
+    #[test]
+    fn a_record_that_does_not_replay_names_the_tag_or_the_move() {
+        use crate::tablut::Tablut;
+        use crate::Played;
+        let error = |text: &str| {
+            let record = GameRecord::parse(text).unwrap();
+            replay::<Played<Tablut>>(&record).unwrap_err().to_string()
+        };
+        assert_eq!(
+            error("[Game \"tablut\"]\n[Variant \"nope\"]\n"),
+            "the Variant tag: game tablut has no variant \"nope\" (known: bga, bga-corners, ashton, linnaeus)"
+        );
+        assert!(error("[Game \"tablut\"]\n[Start \"9/9 b -\"]\n")
+            .starts_with("the Start tag: invalid position"));
+        assert_eq!(
+            error("[Game \"tablut\"]\n[Seed \"x\"]\n"),
+            "the Seed tag \"x\" is not a number"
+        );
+        assert_eq!(
+            error("[Game \"tablut\"]\n\n1. d1-d2\n2. d1-d2\n"),
+            "move 2 (\"d1-d2\"): illegal move: d1-d2 is not a legal move here"
+        );
+        assert!(
+            error("[Game \"tablut\"]\n\n1. zz\n").starts_with("move 1 (\"zz\"): bad move notation")
+        );
+    }
 
     #[test]
     fn a_record_is_read_with_its_tags_moves_comments_and_evaluations() {

@@ -7,8 +7,21 @@
 //! win percentages, `103.1668 e^(-0.04354 (before - after)) - 3.1669`,
 //! clamped to 0..100 (100 for a move that loses nothing); a player's
 //! accuracy is the mean over their moves.
+//!
+//! [`review`] reviews a replayed record with the caller's search: a
+//! position's value is its searched score's win probability, or the outcome
+//! once the game is over; a move's loss is the mover's value after the
+//! searcher's choice less its value after the move played, both positions
+//! searched alike (the other side to move, the same budget: the bias of a
+//! search for its side to move cancels out). The searcher's own choice loses
+//! nothing.
 
-use crate::game::Player;
+use std::ops::ControlFlow;
+
+use crate::game::{GameResult, Player};
+use crate::playable::Playable;
+use crate::record::Replay;
+use crate::search::{Info, Score};
 
 /// The least win-probability loss of an inaccuracy.
 pub const INACCURACY: f64 = 0.10;
@@ -72,7 +85,7 @@ pub struct Tally {
     pub moves: u32,
     /// Sum of their accuracies.
     pub accuracy_sum: f64,
-    /// Inaccuracies, mistakes and blunders.
+    /// Inaccuracies.
     pub inaccuracies: u32,
     /// Mistakes.
     pub mistakes: u32,
@@ -120,9 +133,215 @@ impl Tallies {
     }
 }
 
+/// One move of a reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReview<M> {
+    /// 1 for the first move.
+    pub ply: usize,
+    /// Who played it.
+    pub mover: Player,
+    /// The move as played.
+    pub played: M,
+    /// The searcher's choice in the position before the move, and its line.
+    pub best: Option<M>,
+    /// The searcher's line from the position before the move.
+    pub best_line: Vec<M>,
+    /// The mover's score before the move (its choice's), from its view.
+    pub before: Option<Score>,
+    /// The mover's score after the move played, from its view.
+    pub after: Option<Score>,
+    /// The mover's win probability after the searcher's choice.
+    pub win_before: f64,
+    /// The mover's win probability after the move played.
+    pub win_after: f64,
+    /// What the move gave away (at least 0).
+    pub loss: f64,
+    /// What the loss makes of the move.
+    pub judgement: Judgement,
+    /// Lichess' accuracy of the move, in percent.
+    pub accuracy: f64,
+}
+
+/// A position's value: the searched report, or the outcome.
+struct Value<M> {
+    side_to_move: Player,
+    /// Player One's win probability.
+    one: f64,
+    info: Option<Info<M>>,
+}
+
+impl<M> Value<M> {
+    fn of<P: Playable<Move = M>>(position: &P, info: Option<Info<M>>) -> Self {
+        let side_to_move = position.side_to_move();
+        let one = match (position.outcome(), info.as_ref().and_then(Info::score)) {
+            (Some(outcome), _) => match outcome.result {
+                GameResult::Win(Player::One) => 1.0,
+                GameResult::Win(Player::Two) => 0.0,
+                GameResult::Draw => 0.5,
+            },
+            (None, Some(score)) => from_one(side_to_move, score.win_probability()),
+            (None, None) => 0.5,
+        };
+        Value {
+            side_to_move,
+            one,
+            info,
+        }
+    }
+
+    /// `player`'s win probability.
+    fn win(&self, player: Player) -> f64 {
+        from_one(player, self.one)
+    }
+}
+
+/// A win probability of player One as `player`'s (or the reverse).
+fn from_one(player: Player, p: f64) -> f64 {
+    match player {
+        Player::One => p,
+        Player::Two => 1.0 - p,
+    }
+}
+
+/// Reviews every move of `replay`. `search` searches a position that is
+/// not over (it is told how many searches may still come, at most, so that
+/// a time budget can be shared) and gives `None` once the review must stop;
+/// `each` gets every move's review with the position before it, in order,
+/// and may stop the review. Both players' tallies, or `None` if stopped.
+pub fn review<P: Playable>(
+    replay: &Replay<P>,
+    mut search: impl FnMut(&P, u32) -> Option<Info<P::Move>>,
+    mut each: impl FnMut(&P, MoveReview<P::Move>) -> ControlFlow<()>,
+) -> Option<Tallies> {
+    let positions: Vec<&P> = replay.positions().collect();
+    let mut valued = |position: &P, searches_left: u32| -> Option<Value<P::Move>> {
+        let info = match position.outcome() {
+            Some(_) => None,
+            None => Some(search(position, searches_left)?),
+        };
+        Some(Value::of(position, info))
+    };
+    let mut tallies = Tallies::default();
+    let mut before = valued(positions[0], 2 * positions.len() as u32)?;
+    for (i, applied) in replay.moves.iter().enumerate() {
+        let from = positions[i];
+        // At most: the search after the searcher's choice, this position's,
+        // and two for each position after it.
+        let searches_left = 2 * (positions.len() - i - 1) as u32;
+        let best = before
+            .info
+            .as_ref()
+            .and_then(|info| info.best_move().copied());
+        // The position the searcher's choice leads to, when the move played
+        // was another: both are searched alike.
+        let after_best = match best {
+            Some(b) if b != applied.played => Some(valued(&from.after(&b), searches_left)?),
+            _ => None,
+        };
+        let after = valued(&applied.position, searches_left.saturating_sub(1).max(1))?;
+        let mover = before.side_to_move;
+        let win_after = after.win(mover);
+        let win_before = after_best.as_ref().map_or(win_after, |v| v.win(mover));
+        let judgement = tallies.add(mover, win_before, win_after);
+        let after_score = after.info.as_ref().and_then(Info::score).map(|s| {
+            if after.side_to_move == mover {
+                s
+            } else {
+                s.negated()
+            }
+        });
+        let line = before.info.as_ref().and_then(|info| info.lines.first());
+        let reviewed = MoveReview {
+            ply: i + 1,
+            mover,
+            played: applied.played,
+            best,
+            best_line: line.map(|l| l.moves.clone()).unwrap_or_default(),
+            before: before.info.as_ref().and_then(Info::score),
+            after: after_score,
+            win_before,
+            win_after,
+            loss: (win_before - win_after).max(0.0),
+            judgement,
+            accuracy: accuracy(win_before, win_after),
+        };
+        if each(from, reviewed).is_break() {
+            return None;
+        }
+        before = after;
+    }
+    Some(tallies)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::{replay, GameRecord};
+    use crate::search::alphabeta::AlphaBeta;
+    use crate::search::Limits;
+    use crate::tartan::{Evaluation, Tartan};
+    use crate::Played;
+
+    /// Both Bishops stand next to their own Cathedral: red, to move, wins by
+    /// stepping onto C4 but steps elsewhere, and blue wins: a blunder by red
+    /// (a won game lost, the winning move named), then blue's winning move,
+    /// the searcher's own choice, good.
+    #[test]
+    fn a_missed_win_is_a_blunder_and_the_tallies_count_it() {
+        let record = GameRecord::parse(
+            "[Game \"tartan\"]\n[Start \"play C4=r4,F6=b4 D4,G6 0,0 0 r -\"]\n\n\
+             1. B:D4-D3\n2. B:G6-F6\n",
+        )
+        .unwrap();
+        let replayed = replay::<Played<Tartan>>(&record).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let mut searches = 0;
+        let mut search = |p: &Played<Tartan>, _left: u32| {
+            searches += 1;
+            let limits = Limits {
+                depth: Some(2),
+                ..Limits::default()
+            };
+            Some(AlphaBeta::new(1, Evaluation::default()).search(p, &limits, &stop, &mut |_| {}))
+        };
+        let mut moves = Vec::new();
+        let tallies = review(&replayed, &mut search, |before: &Played<Tartan>, m| {
+            moves.push((
+                before.move_text(&m.played),
+                m.best.map(|b| before.move_text(&b)),
+                m,
+            ));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let (played, best, red) = &moves[0];
+        assert_eq!(
+            (played.as_str(), best.as_deref()),
+            ("B:D4-D3", Some("B:D4-C4"))
+        );
+        assert_eq!(
+            (red.mover, red.judgement),
+            (Player::One, Judgement::Blunder)
+        );
+        assert_eq!((red.win_before, red.win_after, red.loss), (1.0, 0.0, 1.0));
+        assert_eq!(red.accuracy, 0.0);
+        let (played, best, blue) = &moves[1];
+        assert_eq!(
+            best.as_deref(),
+            Some(played.as_str()),
+            "blue plays its choice"
+        );
+        assert_eq!((blue.judgement, blue.loss), (Judgement::Good, 0.0));
+        assert_eq!(tallies.of(Player::One).blunders, 1);
+        assert_eq!(tallies.of(Player::Two).moves, 1);
+        // The start and the position after red's move; the position after
+        // red's winning choice and the last are over, valued by their outcome.
+        assert_eq!(searches, 2);
+        // A review stopped by its search ends without tallies.
+        let refused = |_: &Played<Tartan>, _: u32| None;
+        let each = |_: &Played<Tartan>, _| ControlFlow::Continue(());
+        assert!(review(&replayed, refused, each).is_none());
+    }
 
     #[test]
     fn losses_are_judged_by_the_thresholds() {

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use caber_engine::catalog::GameInfo;
+use caber_engine::review::Judgement;
 use caber_engine::search::{self, Info, Limits};
 use caber_engine::{Event, GameResult, Outcome, Player};
 
@@ -54,6 +55,16 @@ pub fn known_value<E: TryFrom<i32>>(field: &str, raw: i32) -> Result<E, Status> 
     E::try_from(raw).map_err(|_| {
         Status::invalid_argument(format!("{field}: {raw} is not one of the enum's values"))
     })
+}
+
+/// The API value of a review's judgement.
+pub fn judgement(j: Judgement) -> proto::Judgement {
+    match j {
+        Judgement::Good => proto::Judgement::Good,
+        Judgement::Inaccuracy => proto::Judgement::Inaccuracy,
+        Judgement::Mistake => proto::Judgement::Mistake,
+        Judgement::Blunder => proto::Judgement::Blunder,
+    }
 }
 
 /// The API value of a side, `SIDE_UNSPECIFIED` for none.

@@ -292,19 +292,18 @@ impl GameEngine for EngineService {
     ) -> Result<Response<Self::ReviewStream>, Status> {
         let timeout = search_runner::timeout(request.metadata());
         let arrived = Arrival::of(&request);
-        let replayed = review::replay(&request.get_ref().record)?;
-        note_game(&request, replayed.game_name());
-        let r = request.into_inner();
+        let r = request.get_ref();
         let requested = convert::limits(r.limits.as_ref());
         let searcher = SearcherChoice::of(&r.searcher, r.limits.as_ref());
-        replayed.check_search(&searcher, requested.as_ref())?;
+        let prepared = review::Prepared::new(&r.record, &searcher, requested.as_ref())?;
+        note_game(&request, prepared.game_name());
         let plan = self.runner.plan(requested, None, arrived);
         let bound = review::ReviewBound::new(&self.runner, timeout, arrived);
         let (tx, rx) = updates::channel(STREAM_BUFFER);
         let runner = self.runner.clone();
         tokio::spawn(async move {
             let errors = tx.clone();
-            let reviewing = review::review(&runner, replayed, &searcher, plan.limits, bound, tx);
+            let reviewing = review::review(&runner, prepared, plan.limits, bound, tx);
             // The client going away drops the review, which stops its searches.
             let result = tokio::select! {
                 result = reviewing => result,

@@ -111,15 +111,15 @@ async fn bad_records_are_refused_naming_the_problem() {
         ),
         (
             "[Game \"tablut\"]\n\n1. d1-d2\n2. d1-d2\n",
-            "record: move 2 (\"d1-d2\"): move: illegal move",
+            "record: move 2 (\"d1-d2\"): illegal move",
         ),
         (
             "[Game \"tablut\"]\n[Variant \"nope\"]\n",
-            "record: the Variant tag: variant: game tablut has no variant \"nope\"",
+            "record: the Variant tag: game tablut has no variant \"nope\"",
         ),
         (
             "[Game \"tartan\"]\n[Start \"play\"]\n",
-            "record: the Start tag: position.text: invalid position",
+            "record: the Start tag: invalid position",
         ),
     ];
     for (record, message) in cases {

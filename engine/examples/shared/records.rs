@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use caber_engine::record::GameRecord;
-use caber_engine::tablut::{Tablut, Variant};
+use caber_engine::record::{self, GameRecord};
+use caber_engine::tablut::Tablut;
 use caber_engine::Played;
 
 /// Every `.record` file of `dir`, read, sorted by path.
@@ -28,19 +28,9 @@ pub fn read_dir(dir: &str) -> Result<Vec<(PathBuf, GameRecord)>, String> {
         .collect()
 }
 
-/// The positions of `record`, a game of `variant`: its start (the Start
-/// tag, or the variant's start), then the position after each move.
-pub fn positions(record: &GameRecord, variant: Variant) -> Result<Vec<Played<Tablut>>, String> {
-    let mut p = match record.tag("Start") {
-        Some(text) => Played::from_notation(variant, text).map_err(|e| e.to_string())?,
-        None => Played::start(variant, 0),
-    };
-    let mut out = vec![p.clone()];
-    for recorded in &record.moves {
-        let mv = p.parse_move(&recorded.text).map_err(|e| e.to_string())?;
-        let mv = p.check(&mv).map_err(|e| e.to_string())?;
-        p = p.play_unchecked(&mv);
-        out.push(p.clone());
-    }
-    Ok(out)
+/// The positions of `record`, a Tablut game: its start, then the position
+/// after each move, as the engine replays it.
+pub fn positions(record: &GameRecord) -> Result<Vec<Played<Tablut>>, String> {
+    let replayed = record::replay::<Played<Tablut>>(record).map_err(|e| e.to_string())?;
+    Ok(replayed.positions().cloned().collect())
 }

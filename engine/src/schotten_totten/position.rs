@@ -6,10 +6,11 @@ use std::sync::atomic::AtomicBool;
 use super::search;
 use super::svg;
 use super::{FullState, Move, View, PLAYER_NAMES};
+use crate::catalog::{lookup_variant, ByName, TextError, UnknownVariant};
 use crate::game::{variant_name, Game, MoveError, NotationError, Outcome, Player};
 use crate::information::InformationSet;
 use crate::playable::{Applied, PerftError, Playable};
-use crate::played::Played;
+use crate::played::{Notation, Played};
 use crate::search::{Info, Limits, Line, Score, Searchable, Searcher, SearcherInfo};
 
 /// A Schotten Totten position as a client gives it.
@@ -80,6 +81,31 @@ impl Position {
         match self {
             Position::Full(s) => s.board(),
             Position::View(v) => v.board(),
+        }
+    }
+}
+
+impl ByName for Position {
+    /// A seeded deal: the referee's full state.
+    fn start_named(variant: &str, seed: u64) -> Result<Self, UnknownVariant> {
+        Ok(Position::Full(FullState::start(
+            lookup_variant::<FullState>(variant)?,
+            seed,
+        )))
+    }
+
+    /// A full state (`full ...`) or a player's view (`view:N ...`).
+    fn read_named(variant: &str, text: &str) -> Result<Self, TextError> {
+        let v = lookup_variant::<FullState>(variant).map_err(TextError::Variant)?;
+        let text = text.trim();
+        if text.starts_with("view") {
+            View::from_notation(v, text)
+                .map(Position::View)
+                .map_err(TextError::Setup)
+        } else {
+            FullState::read(v, text)
+                .map(|s| Position::Full(s.into_position()))
+                .map_err(TextError::Setup)
         }
     }
 }

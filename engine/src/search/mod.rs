@@ -239,7 +239,17 @@ impl Score {
         }
     }
 
-    /// A win probability for the side to move (logistic in centi-units).
+    /// The same score from the other side's view.
+    pub fn negated(self) -> Score {
+        match self {
+            Score::Centi(c) => Score::Centi(-c),
+            Score::Mate(n) => Score::Mate(-n),
+            Score::Draw => Score::Draw,
+        }
+    }
+
+    /// A win probability for the side whose view this is (logistic in
+    /// centi-units).
     pub fn win_probability(self) -> f64 {
         match self {
             Score::Mate(n) if n >= 0 => 1.0,

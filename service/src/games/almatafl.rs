@@ -6,11 +6,11 @@ use caber_engine::quote;
 use std::collections::BTreeMap;
 
 use caber_engine::almatafl::{self as engine, Cell, Move, Piece, Setup};
-use caber_engine::catalog::{self, GameInfo, UnknownVariant};
-use caber_engine::{Notation, Played};
+use caber_engine::catalog::{self, GameInfo};
+use caber_engine::Played;
 use tonic::Status;
 
-use super::{Adapter, TextError};
+use super::Adapter;
 use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
@@ -55,18 +55,6 @@ impl Adapter for AlmaTafl {
 
     fn info() -> GameInfo {
         catalog::info::<engine::AlmaTafl>()
-    }
-
-    fn start(variant: &str, seed: u64) -> Result<Self::Position, UnknownVariant> {
-        Ok(Played::start(
-            catalog::lookup_variant::<engine::AlmaTafl>(variant)?,
-            seed,
-        ))
-    }
-
-    fn read_text(variant: &str, text: &str) -> Result<Self::Position, TextError> {
-        let v = catalog::lookup_variant::<engine::AlmaTafl>(variant).map_err(TextError::Variant)?;
-        engine::AlmaTafl::read(v, text.trim()).map_err(TextError::Setup)
     }
 
     fn position_message(state: &State) -> Option<&proto::AlmaTaflPosition> {

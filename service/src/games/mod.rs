@@ -20,11 +20,13 @@ use std::time::Duration;
 
 use caber_engine::playouts::Playouts;
 
-use caber_engine::catalog::{GameInfo, UnknownVariant};
+use caber_engine::catalog::{ByName, GameInfo};
 use caber_engine::matches::MatchResult;
 use caber_engine::playable::PerftError;
+use caber_engine::record::GameRecord;
+use caber_engine::review::Tallies;
 use caber_engine::search::{Limits, Searchable};
-use caber_engine::{Player, SetupError};
+use caber_engine::Player;
 use tonic::Status;
 
 use crate::errors;
@@ -37,8 +39,9 @@ pub use typed::Registered;
 
 /// A game's translation between `caber.v1` and the engine.
 pub trait Adapter: Send + Sync + 'static {
-    /// The engine's position of the game, as requests carry it.
-    type Position: Searchable;
+    /// The engine's position of the game, as requests carry it (its start
+    /// and its text notation read by the engine, [`ByName`]).
+    type Position: Searchable + ByName;
     /// The game's structured position message.
     type PositionMessage;
     /// The game's structured move message.
@@ -52,12 +55,6 @@ pub trait Adapter: Send + Sync + 'static {
 
     /// What `ListGames` tells about the game.
     fn info() -> GameInfo;
-
-    /// The start position of a variant (`""`: the default); `seed` fixes any chance.
-    fn start(variant: &str, seed: u64) -> Result<Self::Position, UnknownVariant>;
-
-    /// Reads a position in the game's text notation.
-    fn read_text(variant: &str, text: &str) -> Result<Self::Position, TextError>;
 
     /// The game's message in a position's state, if the state is of this game.
     fn position_message(state: &State) -> Option<&Self::PositionMessage>;
@@ -106,15 +103,6 @@ pub trait Adapter: Send + Sync + 'static {
     fn matches() -> Option<&'static Matches> {
         None
     }
-}
-
-/// Why a position text was not read.
-#[derive(Debug)]
-pub enum TextError {
-    /// The variant is not the game's.
-    Variant(UnknownVariant),
-    /// The text is not a valid position.
-    Setup(SetupError),
 }
 
 /// A game's reference players and how a match between two of them is played.
@@ -172,6 +160,30 @@ impl SearcherChoice {
 pub type PerftJob =
     Box<dyn FnOnce(&AtomicBool) -> Result<Vec<(String, u64)>, PerftError> + Send + 'static>;
 
+/// A review ready to run off the async runtime: `limits(n)` gives the limits
+/// of each search (`n`: at most how many may still come), every reviewed
+/// move goes to `each` (false stops the review), and both players' tallies
+/// come back, or `None` if it was stopped.
+pub type ReviewJob = Box<
+    dyn FnOnce(
+            &mut dyn FnMut(u32) -> Limits,
+            &AtomicBool,
+            &mut dyn FnMut(proto::MoveReview) -> bool,
+        ) -> Option<Tallies>
+        + Send
+        + 'static,
+>;
+
+/// A game record replayed (every move checked), ready for review.
+pub struct Reviewing {
+    /// The positions of the game, from the start to the end.
+    pub positions: usize,
+    /// The last position.
+    pub last: proto::PositionReport,
+    /// The review itself.
+    pub job: ReviewJob,
+}
+
 /// An exact search for a forced win ready to run off the async runtime:
 /// the `Solve` reply (`win_in` 0 when there is none), or `None` if stopped.
 pub type SolveJob = Box<dyn FnOnce(&AtomicBool) -> Option<proto::SolveResponse> + Send + 'static>;
@@ -227,6 +239,14 @@ pub trait Game: Send + Sync {
         searcher: &SearcherChoice,
         limits: Option<&Limits>,
     ) -> Result<SearchJob, Status>;
+    /// A game record replayed in this game (its `Game` tag already looked
+    /// up), with the chosen searcher checked as [`Game::search`] checks it.
+    fn review(
+        &self,
+        record: &GameRecord,
+        searcher: &SearcherChoice,
+        limits: Option<&Limits>,
+    ) -> Result<Reviewing, Status>;
     /// A perft count below a position.
     fn perft(
         &self,

@@ -8,17 +8,17 @@ use caber_engine::quote;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use caber_engine::catalog::{self, GameInfo, UnknownVariant};
+use caber_engine::catalog::{self, GameInfo};
 use caber_engine::matches::MatchResult;
 use caber_engine::schotten_totten::move_notation::stone_index;
 use caber_engine::schotten_totten::{
     players, Action, Card, Deck, DeckCard, FullState, HandCard, Move, Position, Setup, StoneSetup,
     TableSetup, View, ViewDeck, ViewHand, ViewSetup,
 };
-use caber_engine::{Game, Notation, Player};
+use caber_engine::Player;
 use tonic::Status;
 
-use super::{Adapter, MatchRequest, Matches, TextError};
+use super::{Adapter, MatchRequest, Matches};
 use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
@@ -383,26 +383,6 @@ impl Adapter for SchottenTotten {
         catalog::info::<FullState>()
     }
 
-    fn start(variant: &str, seed: u64) -> Result<Position, UnknownVariant> {
-        let v = catalog::lookup_variant::<FullState>(variant)?;
-        Ok(Position::Full(FullState::start(v, seed)))
-    }
-
-    /// A full state (`full ...`) or a view (`view:N ...`).
-    fn read_text(variant: &str, text: &str) -> Result<Position, TextError> {
-        let v = catalog::lookup_variant::<FullState>(variant).map_err(TextError::Variant)?;
-        let text = text.trim();
-        if text.starts_with("view") {
-            View::from_notation(v, text)
-                .map(Position::View)
-                .map_err(TextError::Setup)
-        } else {
-            FullState::read(v, text)
-                .map(|s| Position::Full(s.into_position()))
-                .map_err(TextError::Setup)
-        }
-    }
-
     fn position_message(state: &State) -> Option<&proto::SchottenTottenPosition> {
         match state {
             State::SchottenTotten(m) => Some(m),
@@ -535,6 +515,7 @@ impl Adapter for SchottenTotten {
 mod tests {
     use std::collections::BTreeSet;
 
+    use caber_engine::catalog::ByName;
     use caber_engine::playable::Playable;
 
     use super::*;
@@ -548,7 +529,7 @@ mod tests {
     fn every_kind_of_move_round_trips_through_its_message() {
         let mut kinds = BTreeSet::new();
         for (variant, seed) in [("tactics", 1), ("tactics", 2), ("expert", 3), ("expert", 4)] {
-            let mut position = St::start(variant, seed).unwrap();
+            let mut position = Position::start_named(variant, seed).unwrap();
             let mut turn = 0;
             while position.outcome().is_none() && turn < 300 {
                 turn += 1;
@@ -593,7 +574,7 @@ mod tests {
     #[test]
     fn full_states_and_views_round_trip_through_their_messages() {
         for variant in ["classic", "tactics", "expert"] {
-            let full = St::start(variant, 9).unwrap();
+            let full = Position::start_named(variant, 9).unwrap();
             let mut moves = Vec::new();
             full.legal_moves(&mut moves);
             let after = full.apply(&moves[3]).unwrap().position;

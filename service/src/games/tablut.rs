@@ -2,13 +2,13 @@
 //! for field, read back through [`Tablut::from_setup`]; a move is a step
 //! between two cells or a pass.
 
-use caber_engine::catalog::{self, GameInfo, UnknownVariant};
+use caber_engine::catalog::{self, GameInfo};
 use caber_engine::quote;
 use caber_engine::tablut::{self as engine, Cell, Move, Piece, Setup};
-use caber_engine::{Notation, Played};
+use caber_engine::Played;
 use tonic::Status;
 
-use super::{Adapter, TextError};
+use super::Adapter;
 use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
@@ -33,18 +33,6 @@ impl Adapter for Tablut {
 
     fn info() -> GameInfo {
         catalog::info::<engine::Tablut>()
-    }
-
-    fn start(variant: &str, seed: u64) -> Result<Self::Position, UnknownVariant> {
-        Ok(Played::start(
-            catalog::lookup_variant::<engine::Tablut>(variant)?,
-            seed,
-        ))
-    }
-
-    fn read_text(variant: &str, text: &str) -> Result<Self::Position, TextError> {
-        let v = catalog::lookup_variant::<engine::Tablut>(variant).map_err(TextError::Variant)?;
-        engine::Tablut::read(v, text.trim()).map_err(TextError::Setup)
     }
 
     fn position_message(state: &State) -> Option<&proto::TablutPosition> {

@@ -6,12 +6,12 @@
 use caber_engine::quote;
 use std::collections::BTreeMap;
 
-use caber_engine::catalog::{self, GameInfo, UnknownVariant};
+use caber_engine::catalog::{self, GameInfo};
 use caber_engine::tartan::{self as engine, Cell, Move, Path, Phase, Setup, Stack};
-use caber_engine::{Notation, Played};
+use caber_engine::Played;
 use tonic::Status;
 
-use super::{Adapter, TextError};
+use super::Adapter;
 use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
@@ -63,18 +63,6 @@ impl Adapter for Tartan {
 
     fn info() -> GameInfo {
         catalog::info::<engine::Tartan>()
-    }
-
-    fn start(variant: &str, seed: u64) -> Result<Self::Position, UnknownVariant> {
-        Ok(Played::start(
-            catalog::lookup_variant::<engine::Tartan>(variant)?,
-            seed,
-        ))
-    }
-
-    fn read_text(variant: &str, text: &str) -> Result<Self::Position, TextError> {
-        let v = catalog::lookup_variant::<engine::Tartan>(variant).map_err(TextError::Variant)?;
-        engine::Tartan::read(v, text.trim()).map_err(TextError::Setup)
     }
 
     fn position_message(state: &State) -> Option<&proto::TartanPosition> {

@@ -14,14 +14,19 @@ use caber_engine::search::{Info, Limits, Score, Searchable, SearcherInfo};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
-use super::{move_owner, Adapter, Game, Matches, PerftJob, SearcherChoice, SolveJob, TextError};
+use super::{move_owner, Adapter, Game, Matches, PerftJob, Reviewing, SearcherChoice, SolveJob};
 use crate::convert;
 use crate::errors;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 use crate::search_runner::{SearchJob, Searched};
+use caber_engine::catalog::{ByName, TextError};
+use caber_engine::record::{self, GameRecord};
+use caber_engine::review::{self, MoveReview};
 use caber_engine::solve::{self, Unsolved};
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
 
 /// The RPCs of the game of adapter `A`.
 pub struct Registered<A>(PhantomData<A>);
@@ -45,11 +50,14 @@ fn names<A: Adapter>() -> [&'static str; 2] {
 /// state is the variant's start position (for a game with chance, seed 0's deal).
 fn read<A: Adapter>(message: &proto::Position) -> Result<A::Position, Status> {
     match message.state.as_ref() {
-        None => A::start(&message.variant, 0).map_err(|e| errors::variant("position.variant", &e)),
-        Some(State::Text(text)) => A::read_text(&message.variant, text).map_err(|e| match e {
-            TextError::Variant(e) => errors::variant("position.variant", &e),
-            TextError::Setup(e) => Status::invalid_argument(format!("position.text: {e}")),
-        }),
+        None => A::Position::start_named(&message.variant, 0)
+            .map_err(|e| errors::variant("position.variant", &e)),
+        Some(State::Text(text)) => {
+            A::Position::read_named(&message.variant, text).map_err(|e| match e {
+                TextError::Variant(e) => errors::variant("position.variant", &e),
+                TextError::Setup(e) => Status::invalid_argument(format!("position.text: {e}")),
+            })
+        }
         Some(state) => match A::position_message(state) {
             Some(m) => A::read_message(&message.variant, m),
             None => Err(Status::invalid_argument(format!(
@@ -144,6 +152,63 @@ fn texts<A: Adapter>(position: &A::Position, info: &Info<Move<A>>) -> Info<Strin
     info.map_moves(|m| position.move_text(m))
 }
 
+/// The searcher `choice` names (the game's default for none), refused if
+/// `limits` asks for what it cannot bound or it does not take the weights.
+fn searcher<A: Adapter>(
+    choice: &SearcherChoice,
+    limits: Option<&Limits>,
+) -> Result<&'static SearcherInfo<<A::Position as Searchable>::Root>, Status> {
+    let searchers = A::Position::searchers();
+    let name = choice.name.trim();
+    let entry = if name.is_empty() {
+        &searchers[0]
+    } else {
+        searchers
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                let known: Vec<&str> = searchers.iter().map(|s| s.name).collect();
+                Status::invalid_argument(format!(
+                    "searcher: unknown searcher {} for {} (known: {})",
+                    quote(&choice.name),
+                    A::Position::GAME,
+                    known.join(", ")
+                ))
+            })?
+    };
+    if limits.is_some_and(|l| l.depth.is_some()) && !entry.by_depth {
+        return Err(Status::invalid_argument(format!(
+            "limits.depth: searcher {} does not search by depth; give nodes or movetime_ms",
+            entry.name
+        )));
+    }
+    check_weights(entry, &choice.weights)?;
+    Ok(entry)
+}
+
+/// A reviewed move in the reply's terms (`before`: the position it was played in).
+fn move_review<A: Adapter>(
+    before: &A::Position,
+    r: &MoveReview<Move<A>>,
+    names: [&'static str; 2],
+) -> proto::MoveReview {
+    proto::MoveReview {
+        ply: r.ply as u32,
+        mover: convert::side(Some(r.mover)),
+        mover_name: names[r.mover.index()].to_string(),
+        played: Some(move_info::<A>(before, &r.played)),
+        best: r.best.map(|b| move_info::<A>(before, &b)),
+        best_line: r.best_line.iter().map(|m| before.move_text(m)).collect(),
+        before: r.before.map(convert::score),
+        after: r.after.map(convert::score),
+        win_before: r.win_before,
+        win_after: r.win_after,
+        loss: r.loss,
+        judgement: convert::judgement(r.judgement) as i32,
+        accuracy: r.accuracy,
+    }
+}
+
 impl<A: Adapter> Game for Registered<A> {
     fn name(&self) -> &'static str {
         A::Position::GAME
@@ -184,7 +249,8 @@ impl<A: Adapter> Game for Registered<A> {
     }
 
     fn new_game(&self, variant: &str, seed: u64) -> Result<proto::PositionReport, Status> {
-        let position = A::start(variant, seed).map_err(|e| errors::variant("variant", &e))?;
+        let position =
+            A::Position::start_named(variant, seed).map_err(|e| errors::variant("variant", &e))?;
         Ok(report::<A>(&position))
     }
 
@@ -194,7 +260,8 @@ impl<A: Adapter> Game for Registered<A> {
         budget: Duration,
         seed: u64,
     ) -> Result<(&'static str, Playouts), Status> {
-        let position = A::start(variant, seed).map_err(|e| errors::variant("variant", &e))?;
+        let position =
+            A::Position::start_named(variant, seed).map_err(|e| errors::variant("variant", &e))?;
         Ok((position.variant_name(), position.random_games(budget, seed)))
     }
 
@@ -249,31 +316,7 @@ impl<A: Adapter> Game for Registered<A> {
         limits: Option<&Limits>,
     ) -> Result<SearchJob, Status> {
         let position = playable::<A>(message)?;
-        let searchers = A::Position::searchers();
-        let searcher = &choice.name;
-        let entry = if searcher.trim().is_empty() {
-            &searchers[0]
-        } else {
-            searchers
-                .iter()
-                .find(|s| s.name.eq_ignore_ascii_case(searcher.trim()))
-                .ok_or_else(|| {
-                    let known: Vec<&str> = searchers.iter().map(|s| s.name).collect();
-                    Status::invalid_argument(format!(
-                        "searcher: unknown searcher {} for {} (known: {})",
-                        quote(searcher),
-                        A::Position::GAME,
-                        known.join(", ")
-                    ))
-                })?
-        };
-        if limits.is_some_and(|l| l.depth.is_some()) && !entry.by_depth {
-            return Err(Status::invalid_argument(format!(
-                "limits.depth: searcher {} does not search by depth; give nodes or movetime_ms",
-                entry.name
-            )));
-        }
-        check_weights(entry, &choice.weights)?;
+        let entry = searcher::<A>(choice, limits)?;
         let (build, weights) = (entry.build, choice.weights.clone());
         Ok(Box::new(move |limits, stop, progress| {
             let root = position.search_root();
@@ -285,6 +328,42 @@ impl<A: Adapter> Game for Registered<A> {
                 info: texts::<A>(&position, &info),
             }
         }))
+    }
+
+    fn review(
+        &self,
+        record: &GameRecord,
+        choice: &SearcherChoice,
+        limits: Option<&Limits>,
+    ) -> Result<Reviewing, Status> {
+        let replay = record::replay::<A::Position>(record)
+            .map_err(|e| Status::invalid_argument(format!("record: {e}")))?;
+        let entry = searcher::<A>(choice, limits)?;
+        let (build, weights) = (entry.build, choice.weights.clone());
+        let names = names::<A>();
+        let reviewing = Reviewing {
+            positions: replay.moves.len() + 1,
+            last: report::<A>(replay.last()),
+            job: Box::new(move |limits_for, stop, each| {
+                let mut search = |position: &A::Position, searches_left: u32| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let limits = limits_for(searches_left);
+                    let info =
+                        build(&weights).search(&position.search_root(), &limits, stop, &mut |_| {});
+                    (!stop.load(Ordering::Relaxed)).then_some(info)
+                };
+                let mut reviewed = |before: &A::Position, r: MoveReview<Move<A>>| match each(
+                    move_review::<A>(before, &r, names),
+                ) {
+                    true => ControlFlow::Continue(()),
+                    false => ControlFlow::Break(()),
+                };
+                review::review(&replay, &mut search, &mut reviewed)
+            }),
+        };
+        Ok(reviewing)
     }
 
     fn perft(
