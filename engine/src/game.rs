@@ -226,6 +226,39 @@ pub struct Repetition {
     pub reason: &'static str,
 }
 
+impl Repetition {
+    /// The end of the game at a position that occurred `earlier` times
+    /// before (its repetition history's count of it), if this is the
+    /// occurrence that draws.
+    pub fn ends(&self, earlier: usize) -> Option<Outcome> {
+        (earlier + 1 >= usize::from(self.draw_at)).then(|| Outcome::draw(self.reason))
+    }
+
+    /// What is impossible in a repetition history: a position that occurs
+    /// `draw_at` times or more, after whose last occurrence the game would
+    /// have ended (one problem per such position, in hash order).
+    pub fn history_problems(&self, history: &[u64]) -> Vec<String> {
+        let mut sorted = history.to_vec();
+        sorted.sort_unstable();
+        let mut problems = Vec::new();
+        for run in sorted.chunk_by(|a, b| a == b) {
+            if run.len() >= usize::from(self.draw_at) {
+                let nth = match self.draw_at {
+                    2 => "second",
+                    3 => "third",
+                    _ => "last allowed",
+                };
+                problems.push(format!(
+                    "position {:016x} occurs {} times in the history; the game ends at the {nth}",
+                    run[0],
+                    run.len()
+                ));
+            }
+        }
+        problems
+    }
+}
+
 /// The rules of a two-player game, on positions without their repetition
 /// history (see the module documentation).
 ///

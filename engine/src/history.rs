@@ -130,8 +130,7 @@ impl History {
         if let Some(o) = pos.decided() {
             return Some(o);
         }
-        let rule = pos.repetition()?;
-        (self.occurrences(pos) + 1 >= usize::from(rule.draw_at)).then(|| Outcome::draw(rule.reason))
+        pos.repetition()?.ends(self.occurrences(pos))
     }
 
     /// The moves of `pos` (the current node) into `moves` (cleared first), or

@@ -107,8 +107,7 @@ impl<G: Game> Played<G> {
         if let Some(o) = self.position.decided() {
             return Some(o);
         }
-        let rule = self.position.repetition()?;
-        (self.repetitions() + 1 >= usize::from(rule.draw_at)).then(|| Outcome::draw(rule.reason))
+        self.position.repetition()?.ends(self.repetitions())
     }
 
     /// The end of the game, if it is over.

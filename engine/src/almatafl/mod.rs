@@ -78,6 +78,12 @@ use crate::played::{Notation, Played};
 use crate::search::{standard_searchers, PerfectSearch, SearcherInfo};
 use board::{geometry, CELLS};
 
+/// The repetition rule: the third occurrence of a position draws.
+pub const REPETITION: Repetition = Repetition {
+    draw_at: 3,
+    reason: "threefold repetition",
+};
+
 /// A short help on the position notation (for `ListGames`).
 pub const POSITION_HELP: &str =
     "occupied cells as cell=pieces bottom to top (i invader, d defender, k King), \
@@ -480,10 +486,7 @@ impl Game for AlmaTafl {
     }
 
     fn repetition(&self) -> Option<Repetition> {
-        Some(Repetition {
-            draw_at: 3,
-            reason: "threefold repetition",
-        })
+        Some(REPETITION)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {

@@ -1,10 +1,8 @@
 //! Building positions from structured fields, with validation that lists
 //! every problem.
 
-use std::collections::HashMap;
-
 use super::board::{self, CELLS};
-use super::{stack, AlmaTafl, Cell, Piece};
+use super::{stack, AlmaTafl, Cell, Piece, REPETITION};
 use crate::game::{Player, SetupError};
 use crate::played::Played;
 
@@ -113,22 +111,7 @@ pub(crate) fn validate(setup: &Setup) -> Result<Played<AlmaTafl>, SetupError> {
             board::MAX_DEFENDERS
         ));
     }
-    let mut counts: HashMap<u64, usize> = HashMap::new();
-    for &h in &setup.history {
-        *counts.entry(h).or_default() += 1;
-    }
-    let mut thrice: Vec<u64> = counts
-        .iter()
-        .filter(|(_, &n)| n > 2)
-        .map(|(&h, _)| h)
-        .collect();
-    thrice.sort_unstable();
-    for h in thrice {
-        problems.push(format!(
-            "position {h:016x} occurs {} times in the history; the game ends at the third",
-            counts[&h]
-        ));
-    }
+    problems.extend(REPETITION.history_problems(&setup.history));
     SetupError::check(problems)?;
     Ok(Played::from_parts(
         AlmaTafl::assemble(board, setup.side_to_move),

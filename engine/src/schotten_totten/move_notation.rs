@@ -62,6 +62,12 @@ fn parse_stone(t: &str) -> Result<u8, NotationError> {
     }
 }
 
+/// The number of the stone of index `stone` (1 for index 0), as players
+/// and the API number stones.
+pub fn stone_number(stone: u8) -> u32 {
+    u32::from(stone) + 1
+}
+
 /// The 0-based index of stone `number` (stones are numbered 1..9, left to right).
 pub fn stone_index(number: u32) -> Result<u8, NotationError> {
     match number {

@@ -81,6 +81,18 @@ pub struct Move {
     pub draw: Option<Deck>,
 }
 
+impl Move {
+    /// The stones claimed, by index (0 for stone 1), in order.
+    pub fn claimed(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..9u8).filter(|i| self.claims & (1 << i) != 0)
+    }
+
+    /// Adds the stone of index `stone` (0 for stone 1) to the claims.
+    pub fn claim(&mut self, stone: u8) {
+        self.claims |= 1 << stone;
+    }
+}
+
 /// The hidden part of a state, as far as moves need it.
 pub(crate) trait Hidden {
     /// Removes a card from `p`'s hand.

@@ -32,6 +32,21 @@ pub struct DeckCard {
     pub known: u8,
 }
 
+impl DeckCard {
+    /// `card`, known to the players of `known_to` (`[One, Two]`).
+    pub fn new(card: Card, known_to: [bool; 2]) -> Self {
+        DeckCard {
+            card,
+            known: u8::from(known_to[0]) | u8::from(known_to[1]) << 1,
+        }
+    }
+
+    /// Whether `player` knows this card lies there.
+    pub fn known_to(&self, player: Player) -> bool {
+        self.known & (1 << player.index()) != 0
+    }
+}
+
 /// The referee's state: the table plus both hands and both decks in order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FullState {

@@ -3,7 +3,7 @@
 use super::cells::{has, Cell};
 use super::variant::{Variant, THRONE};
 use super::{Piece, Tablut};
-use crate::{Played, Player, SetupError};
+use crate::{Game, Played, Player, SetupError};
 
 /// The structured fields of a game in progress (its position and repetition
 /// history); [`Tablut::from_setup`] validates them.
@@ -106,7 +106,10 @@ pub(crate) fn build(variant: Variant, setup: &Setup) -> Result<Played<Tablut>, S
     } else if setup.passes != 0 {
         problems.push("passing exists only in linnaeus; the pass count must be 0".to_string());
     }
-    SetupError::check(problems)?;
     let position = Tablut::from_board(variant, &board, setup.side_to_move, setup.passes);
+    if let Some(rule) = position.repetition() {
+        problems.extend(rule.history_problems(&setup.history));
+    }
+    SetupError::check(problems)?;
     Ok(Played::from_parts(position, setup.history.clone()))
 }

@@ -103,6 +103,12 @@ use crate::played::{Notation, Played};
 use crate::search::{standard_searchers, PerfectSearch, SearcherInfo};
 use board::{Geometry, NONE};
 
+/// The repetition rule: the third occurrence of a position draws.
+pub const REPETITION: Repetition = Repetition {
+    draw_at: 3,
+    reason: "threefold repetition",
+};
+
 /// A short help on the position notation (for `ListGames`).
 pub const POSITION_HELP: &str = "phase (place or play); stacks as cell=owner+height \
 (r red, b blue; 1 Family .. 4 Cathedral), comma-separated or -; the Bishops red,blue or -; \
@@ -154,10 +160,13 @@ pub struct Path {
 }
 
 impl Path {
-    /// A path through `cells` (start first); `None` unless 2 to 4 cells.
-    pub fn new(cells: &[Cell]) -> Option<Path> {
+    /// A path through `cells` (start first): a start and 1 to 3 landings.
+    pub fn new(cells: &[Cell]) -> Result<Path, NotationError> {
         if !(2..=4).contains(&cells.len()) {
-            return None;
+            return Err(NotationError::new(format!(
+                "{} cells given; a unit's move has a start and 1 to 3 landings",
+                cells.len()
+            )));
         }
         let mut p = Path {
             cells: [0; 4],
@@ -166,7 +175,7 @@ impl Path {
         for (slot, c) in p.cells.iter_mut().zip(cells) {
             *slot = c.0;
         }
-        Some(p)
+        Ok(p)
     }
 
     pub(crate) fn raw(&self) -> &[u8] {
@@ -212,6 +221,25 @@ pub enum Move {
         /// The Families' cells, in board order.
         cells: [Cell; 3],
     },
+}
+
+impl Move {
+    /// The Horde on `horde` dismantled into Families on `cells`, in any
+    /// order: three of them.
+    pub fn dismantle(horde: Cell, cells: &[Cell]) -> Result<Move, NotationError> {
+        let mut three = cells.to_vec();
+        three.sort();
+        let [a, b, c] = three[..] else {
+            return Err(NotationError::new(format!(
+                "{} cells given; a dismantle places three Families",
+                cells.len()
+            )));
+        };
+        Ok(Move::Dismantle {
+            horde,
+            cells: [a, b, c],
+        })
+    }
 }
 
 impl fmt::Debug for Move {
@@ -417,10 +445,7 @@ impl Game for Tartan {
     }
 
     fn repetition(&self) -> Option<Repetition> {
-        Some(Repetition {
-            draw_at: 3,
-            reason: "threefold repetition",
-        })
+        Some(REPETITION)
     }
 
     /// A union, a capture, a dismantle, a placement or the start of play:

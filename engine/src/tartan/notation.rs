@@ -218,18 +218,11 @@ pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
             ))
         };
         let (horde, cells) = rest.split_once(':').ok_or_else(bad)?;
-        let mut cells = cells
+        let cells = cells
             .split(',')
             .map(Cell::parse)
             .collect::<Result<Vec<_>, _>>()?;
-        cells.sort();
-        let [a, b, c] = cells[..] else {
-            return Err(bad());
-        };
-        return Ok(Move::Dismantle {
-            horde: Cell::parse(horde)?,
-            cells: [a, b, c],
-        });
+        return Move::dismantle(Cell::parse(horde)?, &cells).map_err(|_| bad());
     }
     let cells = upper
         .split('-')
@@ -237,7 +230,7 @@ pub(crate) fn parse_move(text: &str) -> Result<Move, NotationError> {
         .collect::<Result<Vec<_>, _>>()?;
     match cells[..] {
         [cell] => Ok(Move::Place(cell)),
-        _ => Path::new(&cells).map(Move::Unit).ok_or_else(|| {
+        _ => Path::new(&cells).map(Move::Unit).map_err(|_| {
             NotationError::new(format!(
                 "{} is not a move: a unit's move has a start and 1 to 3 landings",
                 quote(t)

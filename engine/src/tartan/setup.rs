@@ -1,10 +1,8 @@
 //! Building positions from structured fields, with validation that lists
 //! every problem; the start position.
 
-use std::collections::HashMap;
-
 use super::board::{bits, Geometry, NONE};
-use super::{movegen, zobrist, Cell, Phase, Tartan, Variant, QUIET_TURNS_DRAW, TOKENS};
+use super::{movegen, zobrist, Cell, Phase, Tartan, Variant, QUIET_TURNS_DRAW, REPETITION, TOKENS};
 use crate::game::{Game, Player, SetupError};
 use crate::played::Played;
 
@@ -155,22 +153,7 @@ pub(crate) fn build(variant: Variant, setup: &Setup) -> Result<Played<Tartan>, S
         }
         Phase::Play => play_problems(geo, setup, &bishops, &mut problems),
     }
-    let mut counts: HashMap<u64, usize> = HashMap::new();
-    for &h in &setup.history {
-        *counts.entry(h).or_default() += 1;
-    }
-    let mut thrice: Vec<u64> = counts
-        .iter()
-        .filter(|(_, &n)| n > 2)
-        .map(|(&h, _)| h)
-        .collect();
-    thrice.sort_unstable();
-    for h in thrice {
-        problems.push(format!(
-            "position {h:016x} occurs {} times in the history; the game ends at the third",
-            counts[&h]
-        ));
-    }
+    problems.extend(REPETITION.history_problems(&setup.history));
     SetupError::check(problems)?;
     let tokens = setup.tokens;
     let pos = assemble(

@@ -98,9 +98,11 @@ impl Adapter for AlmaTafl {
                     "{field}.count: must be at least 1"
                 )));
             }
-            // The engine refuses any count above 2; past 3 copies there is
-            // nothing more to tell it, and a huge count allocates nothing.
-            history.extend(std::iter::repeat_n(hash, r.count.min(3) as usize));
+            // The engine refuses a count that reaches its repetition rule;
+            // past that there is nothing more to tell it, and a huge count
+            // allocates nothing.
+            let most = u32::from(engine::REPETITION.draw_at);
+            history.extend(std::iter::repeat_n(hash, r.count.min(most) as usize));
         }
         let setup = Setup {
             stacks,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use caber_engine::catalog::{self, GameInfo};
 use caber_engine::matches::MatchResult;
-use caber_engine::schotten_totten::move_notation::stone_index;
+use caber_engine::schotten_totten::move_notation::{stone_index, stone_number};
 use caber_engine::schotten_totten::{
     players, Action, Card, Deck, DeckCard, FullState, HandCard, Move, Position, Setup, StoneSetup,
     TableSetup, View, ViewDeck, ViewHand, ViewSetup,
@@ -128,10 +128,10 @@ fn full_setup(m: &proto::SchottenTottenPosition) -> Result<Setup, Status> {
                     ),
                 ));
             }
-            decks[d].push(DeckCard {
-                card: card(&format!("{f}.card"), &dc.card)?,
-                known: u8::from(dc.known_to_first) | u8::from(dc.known_to_second) << 1,
-            });
+            decks[d].push(DeckCard::new(
+                card(&format!("{f}.card"), &dc.card)?,
+                [dc.known_to_first, dc.known_to_second],
+            ));
         }
         if deck.size as usize != deck.cards.len() {
             return Err(invalid(
@@ -245,8 +245,8 @@ fn full_message(s: &FullState) -> proto::SchottenTottenPosition {
             .map(|(i, dc)| proto::SchottenTottenDeckCard {
                 position: i as u32,
                 card: dc.card.to_string(),
-                known_to_first: dc.known & 1 != 0,
-                known_to_second: dc.known & 2 != 0,
+                known_to_first: dc.known_to(Player::One),
+                known_to_second: dc.known_to(Player::Two),
             })
             .collect(),
     });
@@ -420,10 +420,6 @@ impl Adapter for SchottenTotten {
 
     fn read_move(position: &Position, m: &proto::SchottenTottenMove) -> Result<Move, Status> {
         let action = action(m)?;
-        let mut claims = 0u16;
-        for (i, &n) in m.claims.iter().enumerate() {
-            claims |= 1 << stone(&format!("{MOVE}.claims[{i}]"), n)?;
-        }
         let draw = match convert::known_value(&format!("{MOVE}.draw"), m.draw)? {
             proto::SchottenTottenDeck::Clan => Some(Deck::Clan),
             proto::SchottenTottenDeck::Tactic => Some(Deck::Tactic),
@@ -431,16 +427,20 @@ impl Adapter for SchottenTotten {
                 .default_draw(&action)
                 .map_err(|e| invalid(&format!("{MOVE}.draw"), e))?,
         };
-        Ok(Move {
-            claims,
+        let mut mv = Move {
+            claims: 0,
             action,
             draw,
-        })
+        };
+        for (i, &n) in m.claims.iter().enumerate() {
+            mv.claim(stone(&format!("{MOVE}.claims[{i}]"), n)?);
+        }
+        Ok(mv)
     }
 
     /// Stones 1-based, as the API numbers them.
     fn write_move(mv: &Move) -> Kind {
-        let s = |i: u8| u32::from(i) + 1;
+        let s = stone_number;
         let action = match mv.action {
             Action::Play { card, stone } => A::Play(proto::SchottenTottenPlay {
                 card: card.to_string(),
@@ -483,10 +483,7 @@ impl Adapter for SchottenTotten {
         };
         Kind::SchottenTotten(proto::SchottenTottenMove {
             action: Some(action),
-            claims: (0..16u8)
-                .filter(|i| mv.claims & (1 << i) != 0)
-                .map(s)
-                .collect(),
+            claims: mv.claimed().map(s).collect(),
             draw: draw as i32,
         })
     }

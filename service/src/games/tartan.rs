@@ -100,9 +100,11 @@ impl Adapter for Tartan {
                     "{f}.count: must be at least 1"
                 )));
             }
-            // The engine refuses any count above 2; past 3 copies there is
-            // nothing more to tell it, and a huge count allocates nothing.
-            history.extend(std::iter::repeat_n(h, r.count.min(3) as usize));
+            // The engine refuses a count that reaches its repetition rule;
+            // past that there is nothing more to tell it, and a huge count
+            // allocates nothing.
+            let most = u32::from(engine::REPETITION.draw_at);
+            history.extend(std::iter::repeat_n(h, r.count.min(most) as usize));
         }
         let setup = Setup {
             phase,
@@ -184,12 +186,9 @@ impl Adapter for Tartan {
             Action::Unit(p) => {
                 let field = format!("{MOVE}.unit.cells");
                 let path = cells(&field, &p.cells)?;
-                Path::new(&path).map(Move::Unit).ok_or_else(|| {
-                    Status::invalid_argument(format!(
-                        "{field}: {} cells given; a unit's move has a start and 1 to 3 landings",
-                        path.len()
-                    ))
-                })
+                Path::new(&path)
+                    .map(Move::Unit)
+                    .map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
             }
             Action::Bishop(b) => Ok(Move::Bishop {
                 from: cell(&format!("{MOVE}.bishop.from"), &b.from)?,
@@ -197,18 +196,10 @@ impl Adapter for Tartan {
             }),
             Action::Dismantle(d) => {
                 let field = format!("{MOVE}.dismantle.cells");
-                let mut three = cells(&field, &d.cells)?;
-                three.sort();
-                let [a, b, c] = three[..] else {
-                    return Err(Status::invalid_argument(format!(
-                        "{field}: {} cells given; a dismantle places three Families",
-                        three.len()
-                    )));
-                };
-                Ok(Move::Dismantle {
-                    horde: cell(&format!("{MOVE}.dismantle.horde"), &d.horde)?,
-                    cells: [a, b, c],
-                })
+                let families = cells(&field, &d.cells)?;
+                let horde = cell(&format!("{MOVE}.dismantle.horde"), &d.horde)?;
+                Move::dismantle(horde, &families)
+                    .map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
             }
             Action::Pass(true) => Ok(Move::Pass),
             Action::Pass(false) => Err(Status::invalid_argument(format!(

@@ -381,3 +381,33 @@ fn evaluation_follows_material_routes_and_pressure() {
             > Evaluation::default().evaluate(blocked.position()) + 100
     );
 }
+
+/// A repetition history is refused where the game would already have ended:
+/// in `ashton` a position may not occur twice before (the second occurrence
+/// draws), in `bga` not three times (the third does); the same rule that
+/// ends games in play.
+#[test]
+fn a_history_past_the_repetition_rule_is_refused() {
+    let board = "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b";
+    let h = "0123456789abcdef";
+    let read = |v: Variant, copies: usize| {
+        let history = vec![h; copies].join(",");
+        crate::Played::<Tablut>::from_notation(v, &format!("{board} {history}"))
+    };
+    assert!(read(Variant::Bga, 2).is_ok());
+    let e = read(Variant::Bga, 3).unwrap_err();
+    assert_eq!(
+        e.problems,
+        [format!(
+            "position {h} occurs 3 times in the history; the game ends at the third"
+        )]
+    );
+    assert!(read(Variant::Ashton, 1).is_ok());
+    let e = read(Variant::Ashton, 2).unwrap_err();
+    assert_eq!(
+        e.problems,
+        [format!(
+            "position {h} occurs 2 times in the history; the game ends at the second"
+        )]
+    );
+}
