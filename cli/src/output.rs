@@ -186,6 +186,7 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
                     "variants": g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
                     "default_variant": g.variants.iter().find(|v| v.is_default).map(|v| v.name.as_str()),
                     "players": g.players,
+                    "chance": g.chance,
                     "searchers": g.searchers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
                     "default_searcher": g.searchers.iter().find(|s| s.is_default).map(|s| s.name.as_str()),
                     "weights": g.searchers.iter().map(|s| {
@@ -206,6 +207,9 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
         out!("{}", g.name);
         out!("  variants: {variants}");
         out!("  players: {}", g.players.join(", "));
+        if g.chance {
+            out!("  chance: the start is a deal from the seed");
+        }
         out!("  searchers: {searchers}");
         for (names, weights) in weight_groups(&g.searchers) {
             out!("  weights of {names}: {weights}");

@@ -23,6 +23,8 @@ pub struct GameInfo {
     pub position_help: &'static str,
     /// A short help on the move text notation.
     pub move_help: &'static str,
+    /// Whether the start position depends on a seed (a shuffled deal).
+    pub chance: bool,
 }
 
 /// The metadata of game `G`.
@@ -33,6 +35,7 @@ pub fn info<G: Notation>() -> GameInfo {
         players: [G::player_name(Player::One), G::player_name(Player::Two)],
         position_help: G::POSITION_HELP,
         move_help: G::MOVE_HELP,
+        chance: G::CHANCE,
     }
 }
 

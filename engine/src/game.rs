@@ -275,6 +275,9 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// The game's id in the API, e.g. `"tablut"`.
     const NAME: &'static str;
 
+    /// Whether the start position depends on a seed (a shuffled deal).
+    const CHANCE: bool = false;
+
     /// Every variant with its API name (the first is the default).
     fn variants() -> &'static [(Self::Variant, &'static str)];
 

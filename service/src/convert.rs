@@ -89,6 +89,7 @@ pub fn game_info(info: GameInfo, searchers: Vec<proto::SearcherInfo>) -> proto::
         position_notation_help: info.position_help.to_string(),
         move_notation_help: info.move_help.to_string(),
         searchers,
+        chance: info.chance,
     }
 }
 

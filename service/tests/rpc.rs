@@ -127,6 +127,13 @@ async fn list_games_tells_tablut_its_variants_and_weights() {
     assert_eq!(white.map(|w| w.default_value), Some(180));
     let st = games.iter().find(|g| g.name == "schotten-totten").unwrap();
     assert!(st.searchers.iter().all(|s| s.weights.is_empty()));
+    // Only Schotten Totten's start depends on the seed (a shuffled deal).
+    let chance: Vec<&str> = games
+        .iter()
+        .filter(|g| g.chance)
+        .map(|g| g.name.as_str())
+        .collect();
+    assert_eq!(chance, ["schotten-totten"]);
 }
 
 #[tokio::test]

@@ -109,7 +109,7 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
     for player in [&a, &b] {
         player.check(&mut session.client, &start.position).await?;
     }
-    let chance = has_chance(session, &start.position.variant).await?;
+    let chance = has_chance(session).await?;
     let setup = Setup {
         game: session.common.game.clone(),
         variant: start.position.variant.clone(),
@@ -343,23 +343,22 @@ async fn play_one(setup: Setup, mut client: Client, index: u32) -> anyhow::Resul
     })
 }
 
-/// Whether the game's start depends on the seed (a shuffled deal): then
-/// openings are deals.
-async fn has_chance(session: &mut Session, variant: &str) -> anyhow::Result<bool> {
-    let mut texts = Vec::new();
-    for seed in [0, 1] {
-        let reply = session
-            .client
-            .new_game(proto::NewGameRequest {
-                game: session.common.game.clone(),
-                variant: variant.to_string(),
-                seed,
-            })
-            .await
-            .map_err(status)?;
-        texts.push(required(reply.into_inner().position, "position")?.text);
-    }
-    Ok(texts[0] != texts[1])
+/// Whether the game's start depends on the seed (a shuffled deal), as
+/// `ListGames` says: then openings are deals.
+async fn has_chance(session: &mut Session) -> anyhow::Result<bool> {
+    let games = session
+        .client
+        .list_games(proto::ListGamesRequest {})
+        .await
+        .map_err(status)?
+        .into_inner()
+        .games;
+    let game = &session.common.game;
+    let info = games
+        .iter()
+        .find(|g| g.name == *game)
+        .with_context(|| format!("the server lists no game {game}"))?;
+    Ok(info.chance)
 }
 
 /// Opening `k`'s position.

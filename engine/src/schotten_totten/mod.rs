@@ -270,6 +270,7 @@ impl Game for FullState {
     type Variant = Variant;
 
     const NAME: &'static str = "schotten-totten";
+    const CHANCE: bool = true;
 
     fn variants() -> &'static [(Variant, &'static str)] {
         &[
