@@ -278,8 +278,9 @@ enum Bench {
         #[arg(long, default_value_t = 20)]
         mutations: usize,
     },
-    /// Uniformly random full games from the start of --game/--variant on one
-    /// thread of this machine's engine (whatever --server says): games per
+    /// Uniformly random full games from the position the options give (the
+    /// start of --game/--variant by default) on one thread of the server (the
+    /// in-process engine without --server), by the Playouts RPC: games per
     /// second, moves per second, mean game length.
     Playouts {
         /// How long to play, in seconds.
@@ -422,8 +423,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             commands::reliability::run(&plan, session.common.json).await
         }
         Command::Bench(Bench::Playouts { seconds }) => {
-            let c = &session.common;
-            commands::playouts::run(&c.game, &c.variant, seconds, c.seed, c.json)
+            commands::playouts::run(&mut session, seconds).await
         }
     }
 }

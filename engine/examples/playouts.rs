@@ -10,6 +10,7 @@
 //!
 //! The argument is the seconds per game and variant (default 5).
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use caber_engine::almatafl::{self, AlmaTafl};
@@ -20,7 +21,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn run(name: &str, start: &impl Playable, budget: Duration) {
-    let p = start.random_games(budget, 1);
+    let p = start.random_games(budget, 1, &AtomicBool::new(false));
     println!(
         "{name}: {:.0} games/s, {:.0} plies/s, mean length {:.1}",
         p.games_per_second(),

@@ -106,12 +106,13 @@ pub trait Playable: Clone + fmt::Debug + Send + Sync + 'static {
     fn perft(&self, depth: u32, stop: &AtomicBool) -> Result<u64, PerftError>;
 
     /// Seeded uniformly random games from here to their end for at least
-    /// `budget` on this thread (at least one game). This one plays through
+    /// `budget` on this thread (at least one game; fewer once `stop` is
+    /// set). This one plays through
     /// the client surface (legal moves, then the position after one); the
     /// perfect-information games override it with their fast path.
-    fn random_games(&self, budget: Duration, seed: u64) -> Playouts {
+    fn random_games(&self, budget: Duration, seed: u64, stop: &AtomicBool) -> Playouts {
         let mut moves = Vec::new();
-        Playouts::timed(budget, seed, |rng| {
+        Playouts::timed(budget, seed, stop, |rng| {
             let (mut pos, mut plies) = (self.clone(), 0);
             loop {
                 moves.clear();

@@ -276,14 +276,20 @@ pub fn perft_divide<G: Game>(
 }
 
 /// Plays seeded uniformly random games from `root` to their end, one after
-/// another, for at least `budget` (at least one game): a move drawn by
+/// another, for at least `budget` (at least one game) or until `stop` is set
+/// between two games: a move drawn by
 /// [`History::random_turn`] per ply, the repetition history kept
 /// incrementally, no allocation per ply.
-pub fn random_games<G: Game>(root: &Played<G>, budget: Duration, seed: u64) -> Playouts {
+pub fn random_games<G: Game>(
+    root: &Played<G>,
+    budget: Duration,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Playouts {
     let mut moves = Vec::new();
     let mut history = root.walk();
     let earlier = history.len();
-    Playouts::timed(budget, seed, |rng| {
+    Playouts::timed(budget, seed, stop, |rng| {
         let mut pos = root.position().clone();
         history.truncate(earlier);
         let mut plies = 0;
@@ -367,8 +373,8 @@ impl<G: Notation> Playable for Played<G> {
         perft_until(self, depth, stop).ok_or(PerftError::Stopped)
     }
 
-    fn random_games(&self, budget: Duration, seed: u64) -> Playouts {
-        random_games(self, budget, seed)
+    fn random_games(&self, budget: Duration, seed: u64, stop: &AtomicBool) -> Playouts {
+        random_games(self, budget, seed, stop)
     }
 }
 
@@ -400,7 +406,7 @@ mod tests {
         }
         fn same<G: Notation>(root: Played<G>) {
             for seed in 0..20 {
-                let fast = root.random_games(Duration::ZERO, seed);
+                let fast = root.random_games(Duration::ZERO, seed, &AtomicBool::new(false));
                 assert_eq!((fast.games, fast.plies), (1, plain_plies(&root, seed)));
                 assert!(fast.plies > 0);
             }
@@ -413,6 +419,15 @@ mod tests {
             crate::tartan::Variant::Standard,
             0,
         ));
+    }
+
+    /// A stop flag set before the run plays one game only, whatever the budget.
+    #[test]
+    fn random_games_stop_after_one_game_when_asked() {
+        let root = Played::<Tablut>::start(TablutVariant::Bga, 0);
+        let p = root.random_games(Duration::from_secs(60), 3, &AtomicBool::new(true));
+        assert_eq!(p.games, 1);
+        assert!(p.elapsed < Duration::from_secs(60));
     }
 
     /// A set stop flag ends perft with `Stopped`; a clear one counts, and the

@@ -3,6 +3,7 @@
 //! games are played by [`crate::playable::Playable::random_games`] (over the
 //! [`crate::Game`] fast path for the perfect-information games).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -20,12 +21,13 @@ pub struct Playouts {
 }
 
 impl Playouts {
-    /// Plays games one after another for at least `budget` (at least one):
-    /// `one_game` plays one with the shared generator seeded by `seed` and
-    /// returns its plies.
+    /// Plays games one after another for at least `budget` (at least one),
+    /// or until `stop` is set between two games: `one_game` plays one with
+    /// the shared generator seeded by `seed` and returns its plies.
     pub fn timed(
         budget: Duration,
         seed: u64,
+        stop: &AtomicBool,
         mut one_game: impl FnMut(&mut ChaCha8Rng) -> u64,
     ) -> Playouts {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -34,7 +36,7 @@ impl Playouts {
         loop {
             plies += one_game(&mut rng);
             games += 1;
-            if start.elapsed() >= budget {
+            if start.elapsed() >= budget || stop.load(Ordering::Relaxed) {
                 break;
             }
         }

@@ -26,6 +26,8 @@ const DEFAULT_REPORT_INTERVAL: Duration = Duration::from_millis(500);
 pub const MIN_REPORT_INTERVAL: Duration = Duration::from_millis(50);
 /// Deepest `Perft` accepted (the count grows by the branching factor per ply).
 const MAX_PERFT_DEPTH: u32 = 6;
+/// How long `Playouts` plays when the request gives no time.
+const DEFAULT_PLAYOUTS_TIME: Duration = Duration::from_secs(1);
 /// Most deals a `PlayMatch` plays (each twice).
 const MAX_MATCH_GAMES: u32 = 500;
 /// Most ISMCTS iterations per move in a `PlayMatch`.
@@ -282,6 +284,41 @@ impl GameEngine for EngineService {
             Vec::new()
         };
         Ok(Response::new(proto::PerftResponse { nodes, divide }))
+    }
+
+    async fn playouts(
+        &self,
+        request: Request<proto::PlayoutsRequest>,
+    ) -> Result<Response<proto::PlayoutsResponse>, Status> {
+        note_game(&request, game_name(request.get_ref().position.as_ref()));
+        let timeout = search_runner::timeout(request.metadata());
+        let arrived = Arrival::of(&request);
+        let r = request.into_inner();
+        let (game, position) = games::game_of(r.position.as_ref())?;
+        let asked = match r.movetime_ms {
+            0 => DEFAULT_PLAYOUTS_TIME,
+            ms => Duration::from_millis(ms.into()),
+        };
+        // The time is planned as a search's movetime: lowered to the
+        // server's cap and to end before the call's deadline, with notes.
+        let requested = caber_engine::search::Limits {
+            movetime: Some(asked),
+            ..Default::default()
+        };
+        let plan = self.runner.plan(Some(requested), timeout, arrived);
+        let budget = plan.limits.movetime.unwrap_or(asked);
+        let job = game.playouts(position, budget, r.seed)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        // The client going away or the server shutting down stops the run
+        // between two games.
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        let played = self.runner.run(stop.clone(), move || job(&stop)).await?;
+        Ok(Response::new(proto::PlayoutsResponse {
+            games: played.games,
+            plies: played.plies,
+            seconds: played.elapsed.as_secs_f64(),
+            note: plan.notes.joined(),
+        }))
     }
 
     type ReviewStream = Updates<proto::ReviewUpdate>;

@@ -31,3 +31,10 @@ pub fn refused_move(field: &str, error: &MoveError) -> Status {
 pub fn game_over(outcome: &Outcome) -> Status {
     Status::failed_precondition(format!("position: {}", MoveError::GameOver(*outcome)))
 }
+
+/// A player's view given where every move must be known (`what`: "solve").
+pub fn hidden_moves(what: &str) -> Status {
+    Status::invalid_argument(format!(
+        "position: a player's view hides the other player's cards: {what} the referee's full state"
+    ))
+}

@@ -109,6 +109,13 @@ pub struct Notes {
     pub interrupted: String,
 }
 
+impl Notes {
+    /// Every note in one line (`"; "` between them; empty if none).
+    pub fn joined(&self) -> String {
+        join(&join(&self.clamped, &self.budget), &self.interrupted)
+    }
+}
+
 /// A finished search and the notes on its budget.
 pub struct Finished {
     /// The engine's result.

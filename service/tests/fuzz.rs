@@ -380,6 +380,15 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     }
                     .encode_to_vec(),
                 ));
+                out.push((
+                    12,
+                    proto::PlayoutsRequest {
+                        position: p.clone(),
+                        seed: 4,
+                        movetime_ms: 1,
+                    }
+                    .encode_to_vec(),
+                ));
                 let record = format!("[Game \"{game}\"]\n[Variant \"{variant}\"]\n");
                 out.push((
                     9,
@@ -406,7 +415,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
 }
 
 /// The RPCs of `caber.v1.GameEngine` the fuzzer calls (index 6 is NewGame).
-const RPCS: usize = 12;
+const RPCS: usize = 13;
 
 /// A refusal must name the field and the problem. Besides bad input, the
 /// service's tiny caps may refuse a perft that outlasts them.
@@ -560,6 +569,7 @@ const METHODS: [&str; RPCS] = [
     "Review",
     "Solve",
     "Render",
+    "Playouts",
 ];
 
 /// Every string a request can carry, as the schema says: a field path from
@@ -658,6 +668,15 @@ fn every_string_of_every_request_is_quoted_by_a_short_prefix() {
     let api = pool
         .get_service_by_name("caber.v1.GameEngine")
         .expect("the API service");
+    // Every RPC that takes input is fuzzed (ListGames takes none).
+    let schema: std::collections::BTreeSet<String> = api
+        .methods()
+        .map(|m| m.name().to_string())
+        .filter(|m| m != "ListGames")
+        .collect();
+    let fuzzed: std::collections::BTreeSet<String> =
+        METHODS.iter().map(|m| m.to_string()).collect();
+    assert_eq!(schema, fuzzed);
     let long = long_value();
     let mut tried = 0;
     let mut covered = std::collections::BTreeSet::new();
@@ -837,6 +856,14 @@ async fn call_status(rpc: usize, bytes: &[u8]) -> Option<Result<(), Status>> {
         },
         11 => match proto::RenderRequest::decode(bytes) {
             Ok(m) => s.render(Request::new(m)).await.map(drop),
+            Err(_) => return None,
+        },
+        12 => match proto::PlayoutsRequest::decode(bytes) {
+            // Long runs are legal but slow; keep them short here.
+            Ok(mut m) => {
+                m.movetime_ms %= 20;
+                s.playouts(Request::new(m)).await.map(drop)
+            }
             Err(_) => return None,
         },
         _ => match proto::NewGameRequest::decode(bytes) {

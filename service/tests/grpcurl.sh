@@ -54,6 +54,8 @@ expect "Analyze" '"final": true' \
     "$(g -d "{\"position\":$pos,\"limits\":{\"depth\":2}}" "$addr" caber.v1.GameEngine/Analyze)"
 expect "Perft" '"nodes": "80"' \
     "$(g -d "{\"position\":$pos,\"depth\":1}" "$addr" caber.v1.GameEngine/Perft)"
+expect "Playouts" '"plies"' \
+    "$(g -d "{\"position\":$pos,\"movetime_ms\":50}" "$addr" caber.v1.GameEngine/Playouts)"
 st=$(g -d '{"game":"schotten-totten","seed":7}' "$addr" caber.v1.GameEngine/NewGame | python3 -c 'import json,sys; print(json.load(sys.stdin)["position"]["text"])')
 expect "View" '"view:1' \
     "$(g -d "{\"position\":{\"game\":\"schotten-totten\",\"text\":\"$st\"},\"player\":\"SIDE_ONE\"}" "$addr" caber.v1.GameEngine/View)"

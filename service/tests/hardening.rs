@@ -253,6 +253,88 @@ async fn a_perft_above_the_time_cap_is_stopped_and_refused() {
     wait_until("the perft stops", || service.running_searches() == 0).await;
 }
 
+/// `Playouts` asked for longer than the server's maximum movetime plays for
+/// that maximum and says so; a client that goes away stops it; a player's
+/// view (its other hand unknown) is refused.
+#[tokio::test]
+async fn playouts_keep_to_the_time_cap_and_stop_when_cancelled() {
+    let caps = Caps {
+        max_movetime: Duration::from_millis(200),
+        ..Caps::default()
+    };
+    let s = start_with(1, 1, caps, ServerOptions::default()).await;
+    let mut client = GameEngineClient::new(s.channel.clone());
+    let long = || proto::PlayoutsRequest {
+        position: position(),
+        seed: 1,
+        movetime_ms: 60_000,
+    };
+    let asked = Instant::now();
+    let reply = client.playouts(long()).await.unwrap().into_inner();
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert!(reply.games >= 1 && reply.plies > reply.games, "{reply:?}");
+    assert!((0.2..1.0).contains(&reply.seconds), "{reply:?}");
+    assert_eq!(
+        reply.note,
+        "movetime lowered to the server maximum of 200 ms"
+    );
+    // Cancelled by the client: the run stops between two games.
+    let uncapped = start_with(1, 1, Caps::default(), ServerOptions::default()).await;
+    let mut other = GameEngineClient::new(uncapped.channel.clone());
+    let took = cancel_once_running(
+        &uncapped.service,
+        async move { other.playouts(long()).await },
+    )
+    .await;
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // A player's view.
+    let deal = client
+        .new_game(proto::NewGameRequest {
+            game: "schotten-totten".into(),
+            variant: String::new(),
+            seed: 3,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let full = deal.position.unwrap().position;
+    let view = client
+        .view(proto::ViewRequest {
+            position: full.clone(),
+            player: 0,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let refused = client
+        .playouts(proto::PlayoutsRequest {
+            position: view.position.unwrap().position,
+            seed: 1,
+            movetime_ms: 10,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert_eq!(
+        refused.message(),
+        "position: a player's view hides the other player's cards: play random games from the referee's full state"
+    );
+    let dealt = client
+        .playouts(proto::PlayoutsRequest {
+            position: full,
+            seed: 1,
+            movetime_ms: 10,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(dealt.games >= 1, "{dealt:?}");
+}
+
 /// A long match (ISMCTS with 100000 iterations per move on both sides) of
 /// Schotten Totten.
 fn long_match() -> proto::PlayMatchRequest {

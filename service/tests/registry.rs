@@ -354,6 +354,15 @@ async fn finished_games_follow_one_rule(
     };
     let analyzed = service.analyze(Request::new(analyze)).await.err();
     over(analyzed.expect("Analyze refuses at once"), "Analyze");
+    let playouts = proto::PlayoutsRequest {
+        position: p.clone(),
+        seed: 0,
+        movetime_ms: 1,
+    };
+    over(
+        service.playouts(Request::new(playouts)).await.unwrap_err(),
+        "Playouts",
+    );
     let apply = proto::ApplyRequest {
         position: p,
         r#move: Some(proto::Move {

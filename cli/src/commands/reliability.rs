@@ -805,6 +805,15 @@ fn valid_requests(
             .encode_to_vec(),
         ),
         (
+            "/caber.v1.GameEngine/Playouts",
+            proto::PlayoutsRequest {
+                position: position.clone(),
+                seed: 5,
+                movetime_ms: 5,
+            }
+            .encode_to_vec(),
+        ),
+        (
             "/caber.v1.GameEngine/View",
             proto::ViewRequest {
                 position: position.clone(),

@@ -160,6 +160,10 @@ impl SearcherChoice {
 pub type PerftJob =
     Box<dyn FnOnce(&AtomicBool) -> Result<Vec<(String, u64)>, PerftError> + Send + 'static>;
 
+/// Random games ready to run off the async runtime, stopped between two
+/// games once the flag is set.
+pub type PlayoutsJob = Box<dyn FnOnce(&AtomicBool) -> Playouts + Send + 'static>;
+
 /// A review ready to run off the async runtime: `limits(n)` gives the limits
 /// of each search (`n`: at most how many may still come), every reviewed
 /// move goes to `each` (false stops the review), and both players' tallies
@@ -202,15 +206,15 @@ pub trait Game: Send + Sync {
     fn info(&self) -> proto::GameInfo;
     /// `NewGame`.
     fn new_game(&self, variant: &str, seed: u64) -> Result<proto::PositionReport, Status>;
-    /// Seeded uniformly random games from the variant's start for at least
-    /// `budget` on this thread, with the variant's name (for `caber bench
-    /// playouts`: the engine's speed as a playout sees it).
-    fn random_games(
+    /// `Playouts`: seeded uniformly random games from a position whose moves
+    /// are all known, to run for `budget` (the engine's speed as a playout
+    /// sees it).
+    fn playouts(
         &self,
-        variant: &str,
+        position: &proto::Position,
         budget: Duration,
         seed: u64,
-    ) -> Result<(&'static str, Playouts), Status>;
+    ) -> Result<PlayoutsJob, Status>;
     /// `LegalMoves` of a position.
     fn legal_moves(
         &self,

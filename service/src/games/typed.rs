@@ -6,15 +6,15 @@ use caber_engine::quote;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-use caber_engine::playouts::Playouts;
-
 use caber_engine::information::InformationSet;
 use caber_engine::playable::Playable;
 use caber_engine::search::{Info, Limits, Score, Searchable, SearcherInfo};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
-use super::{move_owner, Adapter, Game, Matches, PerftJob, Reviewing, SearcherChoice, SolveJob};
+use super::{
+    move_owner, Adapter, Game, Matches, PerftJob, PlayoutsJob, Reviewing, SearcherChoice, SolveJob,
+};
 use crate::convert;
 use crate::errors;
 use crate::proto;
@@ -254,15 +254,19 @@ impl<A: Adapter> Game for Registered<A> {
         Ok(report::<A>(&position))
     }
 
-    fn random_games(
+    fn playouts(
         &self,
-        variant: &str,
+        message: &proto::Position,
         budget: Duration,
         seed: u64,
-    ) -> Result<(&'static str, Playouts), Status> {
-        let position =
-            A::Position::start_named(variant, seed).map_err(|e| errors::variant("variant", &e))?;
-        Ok((position.variant_name(), position.random_games(budget, seed)))
+    ) -> Result<PlayoutsJob, Status> {
+        let position = playable::<A>(message)?;
+        if !position.every_move_known() {
+            return Err(errors::hidden_moves("play random games from"));
+        }
+        Ok(Box::new(move |stop| {
+            position.random_games(budget, seed, stop)
+        }))
     }
 
     fn legal_moves(
@@ -389,10 +393,7 @@ impl<A: Adapter> Game for Registered<A> {
     fn solve(&self, message: &proto::Position, max_moves: u32) -> Result<SolveJob, Status> {
         let position = playable::<A>(message)?;
         if !position.every_move_known() {
-            return Err(Status::invalid_argument(
-                "position: a player's view hides the other player's cards: \
-                 solve the referee's full state",
-            ));
+            return Err(errors::hidden_moves("solve"));
         }
         Ok(Box::new(move |stop| {
             let solved = match solve::solve(&position, max_moves, stop) {
