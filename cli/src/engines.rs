@@ -1,10 +1,9 @@
 //! The players of `caber match`, by spec:
 //!
 //! - `random`: a uniformly random legal move;
-//! - `uct-baseline`: plain UCT as general game systems ship it (the `mcts`
-//!   searcher: uniformly random playouts, exploration sqrt 2);
-//! - a searcher of the game by name (`alphabeta`, `mcts`, `ismcts`,
-//!   `greedy`, see `caber games`; `default`: the game's default), with
+//! - a searcher of the game by name or alias (`alphabeta`, `mcts` alias
+//!   `uct-baseline`, `ismcts`, `greedy`, see `caber games`; `default`: the
+//!   game's default), with
 //!   options `:depth=N,nodes=N,movetime=MS,threads=N` and evaluation
 //!   weights by name, `NAME=VALUE` (`caber games` lists each searcher's,
 //!   e.g. `alphabeta:white_soldier=200`);
@@ -71,7 +70,6 @@ pub fn parse(spec: &str, movetime: u32, threads: u32) -> anyhow::Result<Player> 
     } else {
         let (name, options) = spec.split_once(':').unwrap_or((spec, ""));
         let name = match name {
-            "uct-baseline" => "mcts",
             "default" => "",
             "" => bail!("engine {spec:?}: no name"),
             n => n,
@@ -272,11 +270,12 @@ mod tests {
     #[test]
     fn specs_are_read() {
         assert_eq!(parse("random", 100, 1).unwrap().engine, Engine::Random);
+        // An alias goes to the service as given (ListGames lists it).
         let uct = parse("uct-baseline", 250, 1).unwrap();
         assert_eq!(
             uct.engine,
             Engine::Searcher {
-                name: "mcts".into(),
+                name: "uct-baseline".into(),
                 limits: proto::Limits {
                     movetime_ms: 250,
                     threads: 1,

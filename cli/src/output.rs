@@ -189,6 +189,7 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
                     "chance": g.chance,
                     "searchers": g.searchers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
                     "default_searcher": g.searchers.iter().find(|s| s.is_default).map(|s| s.name.as_str()),
+                    "aliases": g.searchers.iter().flat_map(|s| s.aliases.iter().map(|a| (a.clone(), json!(s.name)))).collect::<serde_json::Map<String, Json>>(),
                     "weights": g.searchers.iter().map(|s| {
                         let weights: serde_json::Map<String, Json> =
                             s.weights.iter().map(|w| (w.name.clone(), json!(w.default_value))).collect();
@@ -211,6 +212,9 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
             out!("  chance: the start is a deal from the seed");
         }
         out!("  searchers: {searchers}");
+        for s in g.searchers.iter().filter(|s| !s.aliases.is_empty()) {
+            out!("  {} also answers to: {}", s.name, s.aliases.join(", "));
+        }
         for (names, weights) in weight_groups(&g.searchers) {
             out!("  weights of {names}: {weights}");
         }

@@ -214,7 +214,7 @@ fn puzzle_play_reads_moves_hints_and_undo_from_standard_input() {
     for expected in [
         "puzzle 1 of 2: one (rating 700, win in 1; win-in-1)",
         "your move> B:D4-D5 is not the solution: try again",
-        "your move> hint: the move starts with B:D4",
+        "your move> hint: the Bishop on D4",
         "your move> B:D4-C4: correct",
         "move.text: bad move notation: \"ZZ\" is not a cell of the Tartan board: try again",
         "the opponent plays E1-D1",

@@ -427,6 +427,10 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// Appends the text of a move to `out`.
     fn push_move_text(&self, mv: &Self::Move, out: &mut String);
 
+    /// What a move moves or plays, without the whole move (a puzzle's hint):
+    /// e.g. `the piece on d1`, `the card Y4`.
+    fn move_subject(&self, mv: &Self::Move) -> String;
+
     /// The text of a move.
     fn move_to_text(&self, mv: &Self::Move) -> String {
         let mut text = String::new();

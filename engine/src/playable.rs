@@ -84,6 +84,9 @@ pub trait Playable: Clone + fmt::Debug + Send + Sync + 'static {
     /// Appends the text of a move to `out`.
     fn push_move_text(&self, mv: &Self::Move, out: &mut String);
 
+    /// What a move moves or plays, without the whole move (a puzzle's hint).
+    fn move_subject(&self, mv: &Self::Move) -> String;
+
     /// The text of a move.
     fn move_text(&self, mv: &Self::Move) -> String {
         let mut text = String::new();

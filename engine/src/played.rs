@@ -357,6 +357,10 @@ impl<G: Notation> Playable for Played<G> {
         self.position.push_move_text(mv, out);
     }
 
+    fn move_subject(&self, mv: &G::Move) -> String {
+        self.position.move_subject(mv)
+    }
+
     fn notation(&self) -> String {
         G::write(self)
     }

@@ -147,26 +147,24 @@ async fn every_listed_searcher_finds_a_legal_move() {
         let start = game.new_game("", 3).unwrap();
         let legal = read(&service, as_text(&start)).await.moves;
         for searcher in info.searchers {
-            let request = proto::BestMoveRequest {
-                position: start.position.clone(),
-                limits: Some(proto::Limits {
-                    nodes: 300,
-                    ..Default::default()
-                }),
-                searcher: searcher.name.clone(),
-            };
-            let best = service
-                .best_move(Request::new(request))
-                .await
-                .unwrap()
-                .into_inner();
-            let mv = best.best_move.unwrap();
-            assert!(
-                legal.contains(&mv),
-                "{} {}: {mv:?}",
-                info.name,
-                searcher.name
-            );
+            // By its name and by each alias.
+            for name in std::iter::once(&searcher.name).chain(&searcher.aliases) {
+                let request = proto::BestMoveRequest {
+                    position: start.position.clone(),
+                    limits: Some(proto::Limits {
+                        nodes: 300,
+                        ..Default::default()
+                    }),
+                    searcher: name.clone(),
+                };
+                let best = service
+                    .best_move(Request::new(request))
+                    .await
+                    .unwrap()
+                    .into_inner();
+                let mv = best.best_move.unwrap();
+                assert!(legal.contains(&mv), "{} {name}: {mv:?}", info.name);
+            }
             // A depth limit: kept by a searcher that searches by depth,
             // refused at once by one that would run to its time cap.
             let request = proto::BestMoveRequest {

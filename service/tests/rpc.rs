@@ -125,6 +125,9 @@ async fn list_games_tells_tablut_its_variants_and_weights() {
     let alphabeta = tablut.searchers.iter().find(|s| s.name == "alphabeta");
     let white = alphabeta.and_then(|s| s.weights.iter().find(|w| w.name == "white_soldier"));
     assert_eq!(white.map(|w| w.default_value), Some(180));
+    // Plain UCT under the name matches use for it.
+    let mcts = tablut.searchers.iter().find(|s| s.name == "mcts").unwrap();
+    assert_eq!(mcts.aliases, ["uct-baseline"]);
     let st = games.iter().find(|g| g.name == "schotten-totten").unwrap();
     assert!(st.searchers.iter().all(|s| s.weights.is_empty()));
     // Only Schotten Totten's start depends on the seed (a shuffled deal).
@@ -207,6 +210,52 @@ async fn legal_moves_of_the_ashton_start() {
         (m.from.as_str(), m.to.as_str(), m.pass),
         ("e4", "b4", false)
     );
+    // Each move's subject names the piece that moves, not where it goes.
+    for m in &moves {
+        let from = m.text.split('-').next().unwrap();
+        assert_eq!(m.subject, format!("the piece on {from}"), "{}", m.text);
+    }
+}
+
+/// Every game says what each of its moves moves or plays (a puzzle's hint),
+/// without giving the whole move away.
+#[tokio::test]
+async fn moves_name_their_subject_in_every_game() {
+    let (mut client, _) = start().await;
+    let games = [
+        ("almatafl", "the piece on "),
+        ("tartan", "a Family placed"),
+        ("schotten-totten", "the card "),
+    ];
+    for (game, prefix) in games {
+        let position = proto::Position {
+            game: game.into(),
+            ..Default::default()
+        };
+        let moves = client
+            .legal_moves(proto::LegalMovesRequest {
+                position: Some(position),
+                include_position: false,
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .moves;
+        assert!(!moves.is_empty(), "{game}");
+        for m in &moves {
+            assert!(m.subject.starts_with(prefix), "{game}: {m:?}");
+            assert_ne!(m.subject, m.text, "{game}");
+        }
+        if game == "almatafl" {
+            let from = moves[0].text.split('-').next().unwrap();
+            assert_eq!(moves[0].subject, format!("the piece on {from}"));
+        }
+        if game == "schotten-totten" {
+            // `p:Y4@2 ...`: the card before the `@`.
+            let card = &moves[0].text[2..moves[0].text.find('@').unwrap()];
+            assert_eq!(moves[0].subject, format!("the card {card}"));
+        }
+    }
 }
 
 /// The position report of `LegalMoves` comes only when asked for; the moves are the same.

@@ -398,17 +398,6 @@ pub async fn record_start(
     }
 }
 
-/// The start of the solution move's text, up to its first separator: a
-/// hint that names the piece or card without the whole move.
-fn hint(mv: &str) -> &str {
-    let end = mv
-        .char_indices()
-        .skip(1)
-        .find(|&(_, c)| matches!(c, '-' | '@' | ' '))
-        .map_or(mv.len(), |(i, _)| i);
-    &mv[..end]
-}
-
 /// Lines typed by the user.
 pub type Input = tokio::io::Lines<BufReader<tokio::io::Stdin>>;
 
@@ -512,7 +501,15 @@ async fn play_one(
             "quit" => return Ok(None),
             "hint" => {
                 helped = true;
-                out!("hint: the move starts with {}", hint(expected));
+                // The solution move as the server reads it says what it moves.
+                let position = required(current.position.clone(), "position")?;
+                let reply = session
+                    .client
+                    .apply(apply_request(position, expected))
+                    .await
+                    .map_err(status)?
+                    .into_inner();
+                out!("hint: {}", required(reply.r#move, "move")?.subject);
                 continue;
             }
             "solution" => {

@@ -496,6 +496,10 @@ impl Game for AlmaTafl {
     fn push_move_text(&self, mv: &Move, out: &mut String) {
         notation::push_move_text(mv, out);
     }
+
+    fn move_subject(&self, mv: &Move) -> String {
+        format!("the piece on {}", mv.cells()[0].as_str())
+    }
 }
 
 impl PerfectInformation for AlmaTafl {}

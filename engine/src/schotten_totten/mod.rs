@@ -400,6 +400,10 @@ impl Game for FullState {
     fn push_move_text(&self, mv: &Move, out: &mut String) {
         out.push_str(&move_notation::move_text(&self.board, mv));
     }
+
+    fn move_subject(&self, mv: &Move) -> String {
+        move_notation::move_subject(mv)
+    }
 }
 
 impl Notation for FullState {

@@ -52,6 +52,21 @@ pub fn move_text(board: &Board, mv: &Move) -> String {
     parts.join(" ")
 }
 
+/// What a move plays, without the whole move: the card or tactic played,
+/// or the kind of turn.
+pub fn move_subject(mv: &Move) -> String {
+    match mv.action {
+        Action::Play { card, .. } => format!("the card {card}"),
+        Action::Recruiter { .. } => "the Recruiter".to_string(),
+        Action::Strategist { .. } => "the Strategist".to_string(),
+        Action::Banshee { .. } => "the Banshee".to_string(),
+        Action::Traitor { .. } => "the Traitor".to_string(),
+        Action::Return { .. } => "cards returned to the decks".to_string(),
+        Action::Discard { .. } => "a discard".to_string(),
+        Action::Pass => "a pass".to_string(),
+    }
+}
+
 fn parse_stone(t: &str) -> Result<u8, NotationError> {
     match t.parse::<u32>() {
         Ok(n) => stone_index(n),

@@ -185,6 +185,10 @@ impl Playable for Position {
         out.push_str(&super::move_notation::move_text(self.board(), mv));
     }
 
+    fn move_subject(&self, mv: &Move) -> String {
+        super::move_notation::move_subject(mv)
+    }
+
     fn notation(&self) -> String {
         match self {
             Position::Full(s) => s.to_notation(),
@@ -214,6 +218,7 @@ impl Playable for Position {
 static SEARCHERS: [SearcherInfo<View>; 2] = [
     SearcherInfo {
         name: "ismcts",
+        aliases: &[],
         about: "information-set Monte Carlo tree search over the side to move's view",
         by_depth: false,
         weights: &[],
@@ -221,6 +226,7 @@ static SEARCHERS: [SearcherInfo<View>; 2] = [
     },
     SearcherInfo {
         name: "greedy",
+        aliases: &[],
         about: "the greedy reference player: claims all it can, plays the troop keeping its best formation",
         // It answers at once, whatever the limits.
         by_depth: true,

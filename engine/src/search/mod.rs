@@ -62,6 +62,9 @@ pub trait Searcher<R: InformationSet>: Send {
 pub struct SearcherInfo<R: InformationSet> {
     /// The name requests use, e.g. `"alphabeta"`.
     pub name: &'static str,
+    /// Other names requests may use for it (presets known elsewhere, e.g.
+    /// `"uct-baseline"`).
+    pub aliases: &'static [&'static str],
     /// One line on what it is.
     pub about: &'static str,
     /// Whether a depth limit ends its search; one without it (MCTS) must be
@@ -76,6 +79,13 @@ pub struct SearcherInfo<R: InformationSet> {
 }
 
 impl<R: InformationSet> SearcherInfo<R> {
+    /// Whether `name` (any case) is its name or one of its aliases.
+    pub fn answers_to(&self, name: &str) -> bool {
+        std::iter::once(&self.name)
+            .chain(self.aliases)
+            .any(|n| n.eq_ignore_ascii_case(name))
+    }
+
     /// Whether this searcher takes `weights` (name, value): names among its
     /// [`SearcherInfo::weights`], values in [`WEIGHT_RANGE`](crate::eval::WEIGHT_RANGE).
     pub fn check(&self, weights: &[(String, i32)]) -> Result<(), WeightError> {
@@ -118,6 +128,7 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
     [
         SearcherInfo {
             name: "alphabeta",
+            aliases: &[],
             about: "iterative-deepening alpha-beta with a transposition table",
             by_depth: true,
             weights: <G::Evaluation as Evaluator<G>>::WEIGHTS,
@@ -130,6 +141,9 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
         },
         SearcherInfo {
             name: "mcts",
+            // Plain UCT as general game systems ship it: the baseline our
+            // matches measure against.
+            aliases: &["uct-baseline"],
             about: "Monte Carlo tree search (UCT) with uniformly random playouts",
             by_depth: false,
             weights: <G::Evaluation as Evaluator<G>>::WEIGHTS,

@@ -512,6 +512,13 @@ impl Game for Tablut {
     fn push_move_text(&self, mv: &Move, out: &mut String) {
         notation::push_move_text(mv, out);
     }
+
+    fn move_subject(&self, mv: &Move) -> String {
+        match mv {
+            Move::Step { from, .. } => format!("the piece on {}", from.as_str()),
+            Move::Pass => "a pass".to_string(),
+        }
+    }
 }
 
 impl PerfectInformation for Tablut {}

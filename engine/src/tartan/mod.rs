@@ -463,6 +463,16 @@ impl Game for Tartan {
     fn push_move_text(&self, mv: &Move, out: &mut String) {
         notation::push_move_text(mv, out);
     }
+
+    fn move_subject(&self, mv: &Move) -> String {
+        match mv {
+            Move::Place(_) => "a Family placed".to_string(),
+            Move::Pass => "a pass".to_string(),
+            Move::Unit(path) => format!("the unit on {}", path.from().as_str()),
+            Move::Bishop { from, .. } => format!("the Bishop on {}", from.as_str()),
+            Move::Dismantle { horde, .. } => format!("the Horde on {}", horde.as_str()),
+        }
+    }
 }
 
 impl PerfectInformation for Tartan {}

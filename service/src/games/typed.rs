@@ -143,6 +143,7 @@ fn move_info<A: Adapter>(position: &A::Position, mv: &Move<A>) -> proto::MoveInf
         r#move: Some(proto::Move {
             kind: Some(A::write_move(mv)),
         }),
+        subject: position.move_subject(mv),
     }
 }
 
@@ -165,7 +166,7 @@ fn searcher<A: Adapter>(
     } else {
         searchers
             .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .find(|s| s.answers_to(name))
             .ok_or_else(|| {
                 let known: Vec<&str> = searchers.iter().map(|s| s.name).collect();
                 Status::invalid_argument(format!(
@@ -232,6 +233,7 @@ impl<A: Adapter> Game for Registered<A> {
             .enumerate()
             .map(|(i, s)| proto::SearcherInfo {
                 name: s.name.to_string(),
+                aliases: s.aliases.iter().map(|a| a.to_string()).collect(),
                 about: s.about.to_string(),
                 is_default: i == 0,
                 by_depth: s.by_depth,

@@ -105,6 +105,10 @@ impl Game for Nim {
     fn push_move_text(&self, mv: &u32, out: &mut String) {
         out.push_str(&mv.to_string());
     }
+
+    fn move_subject(&self, mv: &u32) -> String {
+        format!("{mv} taken")
+    }
 }
 
 impl PerfectInformation for Nim {}
@@ -304,6 +308,10 @@ impl Game for TicTacToe {
 
     fn push_move_text(&self, mv: &u8, out: &mut String) {
         out.push_str(&mv.to_string());
+    }
+
+    fn move_subject(&self, _: &u8) -> String {
+        "a cell".to_string()
     }
 }
 
