@@ -321,6 +321,15 @@ impl GameEngine for EngineService {
         }))
     }
 
+    async fn replay(
+        &self,
+        request: Request<proto::ReplayRequest>,
+    ) -> Result<Response<proto::ReplayResponse>, Status> {
+        let (game, record) = games::read_record(&request.get_ref().record)?;
+        note_game(&request, game.name());
+        Ok(Response::new(game.replay(&record)?))
+    }
+
     type ReviewStream = Updates<proto::ReviewUpdate>;
 
     async fn review(

@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use caber_engine::record::GameRecord;
 use caber_engine::review::Tallies;
 use caber_engine::search::Limits;
 use caber_engine::Player;
@@ -20,9 +19,6 @@ use crate::games::{self, Game, Reviewing, SearcherChoice};
 use crate::proto;
 use crate::search_runner::{self, SearchRunner, StopOnDrop};
 use crate::updates::Updater;
-
-/// The most moves one review takes.
-pub const MAX_REVIEW_MOVES: usize = 2000;
 
 /// A record read and replayed, its searcher checked: ready to review.
 pub struct Prepared {
@@ -39,15 +35,7 @@ impl Prepared {
         searcher: &SearcherChoice,
         limits: Option<&Limits>,
     ) -> Result<Self, Status> {
-        let record = GameRecord::parse(text)
-            .map_err(|e| Status::invalid_argument(format!("record: {e}")))?;
-        if record.moves.len() > MAX_REVIEW_MOVES {
-            return Err(Status::invalid_argument(format!(
-                "record: {} moves; a review takes at most {MAX_REVIEW_MOVES}",
-                record.moves.len()
-            )));
-        }
-        let game = games::game_named(record.game(), "record: the Game tag")?;
+        let (game, record) = games::read_record(text)?;
         let reviewing = game.review(&record, searcher, limits)?;
         Ok(Self { game, reviewing })
     }
@@ -119,6 +107,7 @@ pub async fn review(
         last,
         job,
     } = reviewing;
+    let moves = u32::try_from(positions.saturating_sub(1)).unwrap_or(u32::MAX);
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(stop.clone());
     let (found_tx, mut found) = mpsc::unbounded_channel::<proto::MoveReview>();
@@ -161,6 +150,7 @@ pub async fn review(
                 reviewed += 1;
                 let update = proto::ReviewUpdate {
                     r#move: Some(m),
+                    moves,
                     ..Default::default()
                 };
                 if tx.send(Ok(update)).await.is_err() {
@@ -212,6 +202,7 @@ pub async fn review(
             variant,
             r#final: true,
             budget,
+            moves,
             ..Default::default()
         }))
         .await;

@@ -391,6 +391,13 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 ));
                 let record = format!("[Game \"{game}\"]\n[Variant \"{variant}\"]\n");
                 out.push((
+                    13,
+                    proto::ReplayRequest {
+                        record: record.clone(),
+                    }
+                    .encode_to_vec(),
+                ));
+                out.push((
                     9,
                     proto::ReviewRequest {
                         record,
@@ -415,7 +422,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
 }
 
 /// The RPCs of `caber.v1.GameEngine` the fuzzer calls (index 6 is NewGame).
-const RPCS: usize = 13;
+const RPCS: usize = 14;
 
 /// A refusal must name the field and the problem. Besides bad input, the
 /// service's tiny caps may refuse a perft that outlasts them.
@@ -570,6 +577,7 @@ const METHODS: [&str; RPCS] = [
     "Solve",
     "Render",
     "Playouts",
+    "Replay",
 ];
 
 /// Every string a request can carry, as the schema says: a field path from
@@ -856,6 +864,10 @@ async fn call_status(rpc: usize, bytes: &[u8]) -> Option<Result<(), Status>> {
         },
         11 => match proto::RenderRequest::decode(bytes) {
             Ok(m) => s.render(Request::new(m)).await.map(drop),
+            Err(_) => return None,
+        },
+        13 => match proto::ReplayRequest::decode(bytes) {
+            Ok(m) => s.replay(Request::new(m)).await.map(drop),
             Err(_) => return None,
         },
         12 => match proto::PlayoutsRequest::decode(bytes) {

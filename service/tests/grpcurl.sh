@@ -56,6 +56,8 @@ expect "Perft" '"nodes": "80"' \
     "$(g -d "{\"position\":$pos,\"depth\":1}" "$addr" caber.v1.GameEngine/Perft)"
 expect "Playouts" '"plies"' \
     "$(g -d "{\"position\":$pos,\"movetime_ms\":50}" "$addr" caber.v1.GameEngine/Playouts)"
+expect "Replay" '"text"' \
+    "$(g -d '{"record":"[Game \"tablut\"]\n\n1. d1-d3\n"}' "$addr" caber.v1.GameEngine/Replay)"
 st=$(g -d '{"game":"schotten-totten","seed":7}' "$addr" caber.v1.GameEngine/NewGame | python3 -c 'import json,sys; print(json.load(sys.stdin)["position"]["text"])')
 expect "View" '"view:1' \
     "$(g -d "{\"position\":{\"game\":\"schotten-totten\",\"text\":\"$st\"},\"player\":\"SIDE_ONE\"}" "$addr" caber.v1.GameEngine/View)"

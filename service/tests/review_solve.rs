@@ -98,6 +98,81 @@ async fn a_game_from_the_start_gets_one_update_per_move() {
     assert_eq!(updates[0].r#move.as_ref().unwrap().mover_name, "white");
     assert_eq!(updates[3].variant, "ashton");
     assert_eq!(updates[3].players.iter().map(|p| p.moves).sum::<u32>(), 3);
+    // Every update says how many moves to expect.
+    assert!(updates.iter().all(|u| u.moves == 3), "{updates:?}");
+}
+
+/// `Replay` reads a record as `Review` does and answers every position: the
+/// start, then each move with its events and the position after it, which
+/// reads back to what `Apply` gives.
+#[tokio::test]
+async fn replay_steps_through_a_record() {
+    let mut client = start().await;
+    let record = "[Game \"tartan\"]\n\
+                  [Start \"play C4=r4,F6=b4 D4,G6 0,0 0 r -\"]\n\
+                  \n\
+                  1. B:D4-D3\n\
+                  2. B:G6-F6\n";
+    let replay = client
+        .replay(proto::ReplayRequest {
+            record: record.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (replay.game.as_str(), replay.variant.as_str()),
+        ("tartan", "standard")
+    );
+    let start = replay.start.unwrap();
+    assert_eq!(start.text, "play C4=r4,F6=b4 D4,G6 0,0 0 r -");
+    let texts: Vec<&str> = replay
+        .moves
+        .iter()
+        .map(|m| m.r#move.as_ref().unwrap().text.as_str())
+        .collect();
+    assert_eq!(texts, ["B:D4-D3", "B:G6-F6"]);
+    assert_eq!(replay.outcome.unwrap().winner_name, "blue");
+    // Each position after a move is Apply's.
+    let mut before = start.position.unwrap();
+    for m in &replay.moves {
+        let applied = client
+            .apply(proto::ApplyRequest {
+                position: Some(before),
+                r#move: m.r#move.as_ref().unwrap().r#move.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let after = applied.position.unwrap();
+        assert_eq!(after.text, m.text);
+        assert_eq!(applied.events, m.events);
+        before = after.position.unwrap();
+    }
+    // Refusals name the record's tag or move, as Review's do.
+    let refused = client
+        .replay(proto::ReplayRequest {
+            record: "[Game \"tablut\"]\n\n1. d1-d2\n2. d1-d2\n".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert!(
+        refused
+            .message()
+            .starts_with("record: move 2 (\"d1-d2\"): illegal move"),
+        "{refused:?}"
+    );
+    let moves: String = (1..=2001).map(|n| format!("{n}. d1-d2\n")).collect();
+    let long = format!("[Game \"tablut\"]\n\n{moves}");
+    let refused = client
+        .replay(proto::ReplayRequest { record: long })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.message(),
+        "record: 2001 moves; at most 2000 are taken"
+    );
 }
 
 #[tokio::test]

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
-use caber_engine::record::GameRecord;
 use caber_service::proto::{self, position::State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -134,18 +133,20 @@ struct Mined {
 }
 
 impl Mined {
-    /// Adds `report`'s position if its side to move has one winning move.
+    /// Adds `position` (its text `text`; `over`: the game has ended there)
+    /// if its side to move has one winning move.
     async fn try_position(
         &mut self,
         session: &mut Session,
-        report: &proto::PositionReport,
+        position: proto::Position,
+        text: &str,
+        over: bool,
         max_moves: u32,
     ) -> anyhow::Result<()> {
-        if report.outcome.is_some() || !self.seen.insert(report.text.clone()) {
+        if over || !self.seen.insert(text.to_string()) {
             return Ok(());
         }
         self.positions += 1;
-        let position = required(report.position.clone(), "position")?;
         let solved = solve_call(session, position.clone(), max_moves).await?;
         if solved.win_in == 0 || solved.winning.len() != 1 {
             return Ok(());
@@ -163,15 +164,10 @@ impl Mined {
             }
         }
         self.puzzles.push(Puzzle {
-            id: format!(
-                "{}-{}-{:016x}",
-                position.game,
-                position.variant,
-                fnv(&report.text)
-            ),
+            id: format!("{}-{}-{:016x}", position.game, position.variant, fnv(text)),
             game: position.game,
             variant: position.variant,
-            position: report.text.clone(),
+            position: text.to_string(),
             goal: format!("win in {}", solved.win_in),
             solution: solved.line,
             rating: Puzzle::rating(solved.win_in, solved.nodes),
@@ -283,7 +279,10 @@ async fn self_play(
             break;
         }
         let before = mined.puzzles.len();
-        mined.try_position(session, &report, args.max_moves).await?;
+        let position = required(report.position.clone(), "position")?;
+        mined
+            .try_position(session, position, &report.text, false, args.max_moves)
+            .await?;
         if mined.puzzles.len() > before {
             // One puzzle a game: the next positions of the same game would
             // mostly be the same puzzle again.
@@ -324,7 +323,7 @@ async fn self_play(
     Ok(())
 }
 
-/// The positions of a game record, every one tried.
+/// The positions of a game record (the server's `Replay`), every one tried.
 async fn replay(
     session: &mut Session,
     mined: &mut Mined,
@@ -332,70 +331,33 @@ async fn replay(
     file: &Path,
     bar: &indicatif::ProgressBar,
 ) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(file)
+    let record = std::fs::read_to_string(file)
         .with_context(|| format!("cannot read the game record {}", file.display()))?;
-    let record = GameRecord::parse(&text).with_context(|| file.display().to_string())?;
-    let mut report = record_start(session, &record).await?;
-    for (i, mv) in record.moves.iter().enumerate() {
+    let replay = session
+        .client
+        .replay(proto::ReplayRequest { record })
+        .await
+        .map_err(|s| status(s).context(file.display().to_string()))?
+        .into_inner();
+    let start = required(replay.start, "start")?;
+    let last = replay.moves.len();
+    let texts = std::iter::once(start.text).chain(replay.moves.into_iter().map(|m| m.text));
+    for (i, text) in texts.enumerate() {
         if mined.puzzles.len() >= args.count {
             return Ok(());
         }
+        let over = i == last && replay.outcome.is_some();
+        let position = text_position(&replay.game, &replay.variant, &text);
         let before = mined.puzzles.len();
-        mined.try_position(session, &report, args.max_moves).await?;
+        mined
+            .try_position(session, position, &text, over, args.max_moves)
+            .await?;
         if mined.puzzles.len() > before {
             bar.inc(1);
             return Ok(());
         }
-        let position = required(report.position.clone(), "position")?;
-        let applied = session
-            .client
-            .apply(apply_request(position, &mv.text))
-            .await
-            .map_err(|s| status(s).context(format!("{}: move {}", file.display(), i + 1)))?
-            .into_inner();
-        report = required(applied.position, "position")?;
     }
     Ok(())
-}
-
-/// A record's start position: its Start tag, or its variant's start (with its Seed).
-pub async fn record_start(
-    session: &mut Session,
-    record: &GameRecord,
-) -> anyhow::Result<proto::PositionReport> {
-    let variant = record.tag("Variant").unwrap_or_default();
-    match record.tag("Start") {
-        Some(text) => {
-            let reply = session
-                .client
-                .legal_moves(proto::LegalMovesRequest {
-                    position: Some(text_position(record.game(), variant, text)),
-                    include_position: true,
-                })
-                .await
-                .map_err(status)?
-                .into_inner();
-            required(reply.position, "position")
-        }
-        None => {
-            let seed = record
-                .tag("Seed")
-                .map(|s| s.parse::<u64>().context("the Seed tag is not a number"))
-                .transpose()?
-                .unwrap_or(0);
-            let reply = session
-                .client
-                .new_game(proto::NewGameRequest {
-                    game: record.game().to_string(),
-                    variant: variant.to_string(),
-                    seed,
-                })
-                .await
-                .map_err(status)?
-                .into_inner();
-            required(reply.position, "position")
-        }
-    }
 }
 
 /// Lines typed by the user.

@@ -838,6 +838,13 @@ fn valid_requests(
             .encode_to_vec(),
         ),
         (
+            "/caber.v1.GameEngine/Replay",
+            proto::ReplayRequest {
+                record: record.clone(),
+            }
+            .encode_to_vec(),
+        ),
+        (
             "/caber.v1.GameEngine/Review",
             proto::ReviewRequest {
                 record,

@@ -22,9 +22,6 @@ pub async fn run(
     let record = std::fs::read_to_string(file)
         .with_context(|| format!("cannot read the game record {}", file.display()))?;
     let json = session.common.json;
-    // Read here only to size the progress bar; the service reads it again.
-    let length =
-        caber_engine::record::GameRecord::parse(&record).map_or(0, |r| r.moves.len() as u64);
     let request = proto::ReviewRequest {
         record,
         limits: super::search::limits(args, session.common.seed),
@@ -36,10 +33,12 @@ pub async fn run(
         .await
         .map_err(status)?
         .into_inner();
-    let bar = progress::bar(length, "reviewing move", json);
+    // Sized by the first update, which says how many moves to expect.
+    let bar = progress::bar(0, "reviewing move", json);
     let mut moves = Vec::new();
     let mut summary = None;
     while let Some(update) = stream.message().await.map_err(status)? {
+        bar.set_length(update.moves.into());
         match update.r#move {
             Some(m) => {
                 bar.inc(1);

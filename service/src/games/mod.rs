@@ -251,6 +251,8 @@ pub trait Game: Send + Sync {
         searcher: &SearcherChoice,
         limits: Option<&Limits>,
     ) -> Result<Reviewing, Status>;
+    /// `Replay`: a record replayed, every move checked.
+    fn replay(&self, record: &GameRecord) -> Result<proto::ReplayResponse, Status>;
     /// A perft count below a position.
     fn perft(
         &self,
@@ -272,6 +274,24 @@ pub trait Game: Send + Sync {
     ) -> Result<proto::PositionReport, Status>;
     /// The game's reference players, if it has them.
     fn matches(&self) -> Option<&'static Matches>;
+}
+
+/// The most moves a record may hold (`Review`, `Replay`).
+pub const MAX_RECORD_MOVES: usize = 2000;
+
+/// Reads a request's game record (field `record`) and finds its game by the
+/// `Game` tag; errors name the record's line or tag.
+pub fn read_record(text: &str) -> Result<(&'static dyn Game, GameRecord), Status> {
+    let record =
+        GameRecord::parse(text).map_err(|e| Status::invalid_argument(format!("record: {e}")))?;
+    if record.moves.len() > MAX_RECORD_MOVES {
+        return Err(Status::invalid_argument(format!(
+            "record: {} moves; at most {MAX_RECORD_MOVES} are taken",
+            record.moves.len()
+        )));
+    }
+    let game = game_named(record.game(), "record: the Game tag")?;
+    Ok((game, record))
 }
 
 /// Every game, in `ListGames` order: one line each.

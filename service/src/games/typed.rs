@@ -372,6 +372,29 @@ impl<A: Adapter> Game for Registered<A> {
         Ok(reviewing)
     }
 
+    fn replay(&self, record: &GameRecord) -> Result<proto::ReplayResponse, Status> {
+        let replay = record::replay::<A::Position>(record)
+            .map_err(|e| Status::invalid_argument(format!("record: {e}")))?;
+        let mut before = &replay.start;
+        let mut moves = Vec::with_capacity(replay.moves.len());
+        for applied in &replay.moves {
+            moves.push(proto::ReplayedMove {
+                r#move: Some(move_info::<A>(before, &applied.played)),
+                events: applied.events.iter().cloned().map(convert::event).collect(),
+                text: applied.position.notation(),
+            });
+            before = &applied.position;
+        }
+        let outcome = replay.last().outcome();
+        Ok(proto::ReplayResponse {
+            game: A::Position::GAME.to_string(),
+            variant: replay.start.variant_name().to_string(),
+            start: Some(report::<A>(&replay.start)),
+            moves,
+            outcome: outcome.map(|o| convert::outcome(&o, names::<A>())),
+        })
+    }
+
     fn perft(
         &self,
         message: &proto::Position,

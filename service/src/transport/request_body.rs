@@ -31,7 +31,8 @@ use super::connections::ConnectionInfo;
 use super::TransportLimits;
 use crate::metrics;
 
-/// The largest request message of any RPC (a game record for `Review`).
+/// The largest request message of any RPC (a game record for `Review` and
+/// `Replay`).
 pub const LARGEST_MESSAGE_LIMIT: usize = 512 << 10;
 
 /// Messages up to this long take nothing of the budget: tonic's receive
@@ -43,7 +44,10 @@ pub const UNBUDGETED: usize = 8 << 10;
 /// repetition history fits in 256 KiB, a record of the longest reviewable
 /// game in 512 KiB, a health check's service name in 1 KiB.
 pub fn message_limit(path: &str) -> usize {
-    if path == "/caber.v1.GameEngine/Review" {
+    if matches!(
+        path,
+        "/caber.v1.GameEngine/Review" | "/caber.v1.GameEngine/Replay"
+    ) {
         LARGEST_MESSAGE_LIMIT
     } else if path.starts_with("/caber.v1.") {
         256 << 10
