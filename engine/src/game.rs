@@ -226,7 +226,26 @@ pub struct Repetition {
     pub reason: &'static str,
 }
 
+/// Reads a position's hash as histories write it: exactly 16 hex digits.
+pub fn parse_hash(text: &str) -> Option<u64> {
+    if text.len() != 16 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u64::from_str_radix(text, 16).ok()
+}
+
 impl Repetition {
+    /// A history from (hash, occurrences) pairs, each count cut at the
+    /// occurrence that draws: past it [`Repetition::history_problems`] has
+    /// nothing more to say, and a huge count allocates nothing.
+    pub fn history_from_counts(&self, counts: impl IntoIterator<Item = (u64, usize)>) -> Vec<u64> {
+        let most = usize::from(self.draw_at);
+        counts
+            .into_iter()
+            .flat_map(|(hash, n)| std::iter::repeat_n(hash, n.min(most)))
+            .collect()
+    }
+
     /// The end of the game at a position that occurred `earlier` times
     /// before (its repetition history's count of it), if this is the
     /// occurrence that draws.
@@ -463,4 +482,41 @@ pub fn variant_name<G: Game>(variant: G::Variant) -> &'static str {
         .find(|(v, _)| *v == variant)
         .map(|(_, n)| *n)
         .unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hash is exactly 16 hex digits, any case; nothing shorter, longer,
+    /// signed or spaced.
+    #[test]
+    fn hashes_are_sixteen_hex_digits() {
+        assert_eq!(parse_hash("00000000000000ff"), Some(255));
+        assert_eq!(parse_hash("FFFFFFFFFFFFFFFF"), Some(u64::MAX));
+        for bad in [
+            "ff",
+            "+00000000000000f",
+            "000000000000000ff",
+            " 00000000000000f",
+            "g000000000000000",
+            "",
+        ] {
+            assert_eq!(parse_hash(bad), None, "{bad:?}");
+        }
+    }
+
+    /// Counts are expanded and cut at the occurrence that draws.
+    #[test]
+    fn histories_from_counts_stop_at_the_drawing_occurrence() {
+        let threefold = Repetition {
+            draw_at: 3,
+            reason: "threefold repetition",
+        };
+        assert_eq!(
+            threefold.history_from_counts([(7, 2), (9, 1), (5, u32::MAX as usize)]),
+            [7, 7, 9, 5, 5, 5]
+        );
+        assert_eq!(threefold.history_problems(&[7, 7, 9, 5, 5, 5]).len(), 1);
+    }
 }

@@ -40,8 +40,8 @@ pub mod tablut;
 pub mod tartan;
 
 pub use game::{
-    Event, Game, GameResult, MoveError, NotationError, Outcome, PerfectInformation, PlayError,
-    Player, Repetition, SetupError,
+    parse_hash, Event, Game, GameResult, MoveError, NotationError, Outcome, PerfectInformation,
+    PlayError, Player, Repetition, SetupError,
 };
 pub use history::History;
 pub use played::{Notation, Played};

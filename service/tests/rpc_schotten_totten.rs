@@ -612,3 +612,41 @@ async fn enum_numbers_out_of_range_are_refused_naming_the_field() {
         );
     }
 }
+
+/// A full state's deck lists every card bottom first with its place, and
+/// its size is the count: the engine's rule, each refusal naming the field.
+#[tokio::test]
+async fn a_full_states_deck_is_listed_whole_and_in_order() {
+    let mut client = start().await;
+    let deal = new_game(&mut client, "classic", 3).await;
+    let refused = |state: proto::SchottenTottenPosition| {
+        let mut client = client.clone();
+        async move {
+            let request = proto::LegalMovesRequest {
+                position: Some(structured("classic", state)),
+                include_position: false,
+            };
+            let status = client.legal_moves(request).await.unwrap_err();
+            assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+            status.message().to_string()
+        }
+    };
+    let mut swapped = st(&deal).clone();
+    swapped.clan_deck.as_mut().unwrap().cards[2].position = 3;
+    assert_eq!(
+        refused(swapped).await,
+        "position.schotten_totten.clan_deck.cards[2].position: 3 given; a full state lists \
+         the whole deck bottom first, so this card is at 2"
+    );
+    let mut short = st(&deal).clone();
+    let deck = short.clan_deck.as_mut().unwrap();
+    let listed = deck.cards.len();
+    deck.size += 1;
+    assert_eq!(
+        refused(short).await,
+        format!(
+            "position.schotten_totten.clan_deck.size: {} given but {listed} cards listed",
+            listed + 1
+        )
+    );
+}

@@ -165,10 +165,7 @@ fn parse_history_entry(entry: &str) -> Result<(u64, usize), String> {
         None => (entry, None),
     };
     let bad_hash = || format!("{} in the history is not a 16-digit hex hash", quote(entry));
-    if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(bad_hash());
-    }
-    let hash = u64::from_str_radix(hash, 16).map_err(|_| bad_hash())?;
+    let hash = crate::parse_hash(hash).ok_or_else(bad_hash)?;
     let count = match count {
         None => 1,
         Some(c) => match c.parse::<usize>() {

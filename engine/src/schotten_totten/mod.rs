@@ -118,7 +118,9 @@ pub use board::{Board, Deck, Phase, Stone};
 pub use cards::Card;
 pub use moves::{Action, Move};
 pub use position::Position;
-pub use setup::{Setup, StoneSetup, TableSetup, ViewDeck, ViewHand, ViewSetup};
+pub use setup::{
+    listed_deck, DeckListingError, Setup, StoneSetup, TableSetup, ViewDeck, ViewHand, ViewSetup,
+};
 pub use state::{DeckCard, FullState, HandCard, View};
 
 use crate::information::{HiddenInformation, InformationSet};

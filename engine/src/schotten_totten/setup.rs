@@ -86,6 +86,61 @@ pub struct ViewSetup {
     pub decks: [ViewDeck; 2],
 }
 
+/// Why a full state's deck, listed card by card with places and a size (the
+/// structured form), is not a whole deck.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeckListingError {
+    /// The card listed `index`-th (from 0) gives another place: a full
+    /// state lists every card, bottom first.
+    Place {
+        /// Where it is listed.
+        index: usize,
+        /// The place it gives.
+        given: u32,
+    },
+    /// The size is not the number of cards listed.
+    Size {
+        /// The size given.
+        given: u32,
+        /// The cards listed.
+        listed: usize,
+    },
+}
+
+impl std::fmt::Display for DeckListingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Place { index, given } => write!(
+                f,
+                "{given} given; a full state lists the whole deck bottom first, so this card is at {index}"
+            ),
+            Self::Size { given, listed } => write!(f, "{given} given but {listed} cards listed"),
+        }
+    }
+}
+
+/// A full state's deck from its listing: each card with its place from the
+/// bottom (every card, in order), and the deck's size.
+pub fn listed_deck(
+    size: u32,
+    cards: impl IntoIterator<Item = (u32, DeckCard)>,
+) -> Result<Vec<DeckCard>, DeckListingError> {
+    let mut deck = Vec::new();
+    for (index, (given, card)) in cards.into_iter().enumerate() {
+        if given as usize != index {
+            return Err(DeckListingError::Place { index, given });
+        }
+        deck.push(card);
+    }
+    if size as usize != deck.len() {
+        return Err(DeckListingError::Size {
+            given: size,
+            listed: deck.len(),
+        });
+    }
+    Ok(deck)
+}
+
 fn deck_name(d: usize) -> &'static str {
     ["clan deck", "tactic deck"][d]
 }
@@ -325,4 +380,30 @@ pub(crate) fn view(variant: Variant, setup: &ViewSetup, problems: &mut Vec<Strin
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A listed deck is every card at its place from the bottom, the size
+    /// the count; the first misplaced card or a wrong size is named.
+    #[test]
+    fn listed_decks_are_whole_and_in_order() {
+        let card = |i: u8| DeckCard::new(Card::clan(0, i + 1).unwrap(), [false, i == 1]);
+        let cards = [(0, card(0)), (1, card(1)), (2, card(2))];
+        assert_eq!(listed_deck(3, cards), Ok(vec![card(0), card(1), card(2)]));
+        assert_eq!(
+            listed_deck(3, [(0, card(0)), (2, card(1)), (1, card(2))]),
+            Err(DeckListingError::Place { index: 1, given: 2 })
+        );
+        assert_eq!(
+            listed_deck(4, cards),
+            Err(DeckListingError::Size {
+                given: 4,
+                listed: 3
+            })
+        );
+        assert_eq!(listed_deck(0, []), Ok(vec![]));
+    }
 }

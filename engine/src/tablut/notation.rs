@@ -100,14 +100,12 @@ fn parse_history(text: &str) -> Result<Vec<u64>, NotationError> {
     }
     text.split(',')
         .map(|h| {
-            if h.len() != 16 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(NotationError::new(format!(
+            crate::parse_hash(h).ok_or_else(|| {
+                NotationError::new(format!(
                     "history: {} is not a hash of 16 hex digits",
                     quote(h)
-                )));
-            }
-            u64::from_str_radix(h, 16)
-                .map_err(|_| NotationError::new(format!("history: {} is not a hash", quote(h))))
+                ))
+            })
         })
         .collect()
 }

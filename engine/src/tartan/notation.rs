@@ -188,10 +188,10 @@ fn parse_history_entry(entry: &str) -> Result<(u64, usize), String> {
         Some((h, n)) => (h, n.parse::<usize>().map_err(|_| bad())?),
         None => (entry, 1),
     };
-    if hash.len() != 16 || !(1..=3).contains(&n) {
+    if !(1..=3).contains(&n) {
         return Err(bad());
     }
-    Ok((u64::from_str_radix(hash, 16).map_err(|_| bad())?, n))
+    Ok((crate::parse_hash(hash).ok_or_else(bad)?, n))
 }
 
 /// Reads a move (syntax only).

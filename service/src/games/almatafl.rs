@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use caber_engine::almatafl::{self as engine, Cell, Move, Piece, Setup};
 use caber_engine::catalog::{self, GameInfo};
-use caber_engine::Played;
+use caber_engine::{parse_hash, Played};
 use tonic::Status;
 
 use super::Adapter;
@@ -84,10 +84,10 @@ impl Adapter for AlmaTafl {
         }
         let side_to_move =
             convert::required_side("position.almatafl.side_to_move", message.side_to_move)?;
-        let mut history = Vec::new();
+        let mut counts = Vec::with_capacity(message.history.len());
         for (i, r) in message.history.iter().enumerate() {
             let field = format!("position.almatafl.history[{i}]");
-            let hash = u64::from_str_radix(r.hash.trim(), 16).map_err(|_| {
+            let hash = parse_hash(r.hash.trim()).ok_or_else(|| {
                 Status::invalid_argument(format!(
                     "{field}.hash: {} is not a hash of 16 hex digits",
                     quote(&r.hash)
@@ -98,12 +98,9 @@ impl Adapter for AlmaTafl {
                     "{field}.count: must be at least 1"
                 )));
             }
-            // The engine refuses a count that reaches its repetition rule;
-            // past that there is nothing more to tell it, and a huge count
-            // allocates nothing.
-            let most = u32::from(engine::REPETITION.draw_at);
-            history.extend(std::iter::repeat_n(hash, r.count.min(most) as usize));
+            counts.push((hash, r.count as usize));
         }
+        let history = engine::REPETITION.history_from_counts(counts);
         let setup = Setup {
             stacks,
             side_to_move,

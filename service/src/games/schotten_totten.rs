@@ -12,8 +12,8 @@ use caber_engine::catalog::{self, GameInfo};
 use caber_engine::matches::MatchResult;
 use caber_engine::schotten_totten::move_notation::{stone_index, stone_number};
 use caber_engine::schotten_totten::{
-    players, Action, Card, Deck, DeckCard, FullState, HandCard, Move, Position, Setup, StoneSetup,
-    TableSetup, View, ViewDeck, ViewHand, ViewSetup,
+    listed_deck, players, Action, Card, Deck, DeckCard, DeckListingError, FullState, HandCard,
+    Move, Position, Setup, StoneSetup, TableSetup, View, ViewDeck, ViewHand, ViewSetup,
 };
 use caber_engine::Player;
 use tonic::Status;
@@ -117,28 +117,18 @@ fn full_setup(m: &proto::SchottenTottenPosition) -> Result<Setup, Status> {
     for (d, deck) in [&m.clan_deck, &m.tactic_deck].into_iter().enumerate() {
         let field = format!("{FIELD}.{}", DECKS[d]);
         let Some(deck) = deck else { continue };
+        let mut listed = Vec::with_capacity(deck.cards.len());
         for (i, dc) in deck.cards.iter().enumerate() {
-            let f = format!("{field}.cards[{i}]");
-            if dc.position as usize != i {
-                return Err(invalid(
-                    &format!("{f}.position"),
-                    format!(
-                        "{} given; a full state lists the whole deck bottom first, so this card is at {i}",
-                        dc.position
-                    ),
-                ));
+            let known_to = [dc.known_to_first, dc.known_to_second];
+            let c = card(&format!("{field}.cards[{i}].card"), &dc.card)?;
+            listed.push((dc.position, DeckCard::new(c, known_to)));
+        }
+        decks[d] = listed_deck(deck.size, listed).map_err(|e| match e {
+            DeckListingError::Place { index, .. } => {
+                invalid(&format!("{field}.cards[{index}].position"), e)
             }
-            decks[d].push(DeckCard::new(
-                card(&format!("{f}.card"), &dc.card)?,
-                [dc.known_to_first, dc.known_to_second],
-            ));
-        }
-        if deck.size as usize != deck.cards.len() {
-            return Err(invalid(
-                &format!("{field}.size"),
-                format!("{} given but {} cards listed", deck.size, deck.cards.len()),
-            ));
-        }
+            DeckListingError::Size { .. } => invalid(&format!("{field}.size"), e),
+        })?;
     }
     Ok(Setup {
         table: table(m)?,

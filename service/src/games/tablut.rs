@@ -5,7 +5,7 @@
 use caber_engine::catalog::{self, GameInfo};
 use caber_engine::quote;
 use caber_engine::tablut::{self as engine, Cell, Move, Piece, Setup};
-use caber_engine::Played;
+use caber_engine::{parse_hash, Played};
 use tonic::Status;
 
 use super::Adapter;
@@ -67,7 +67,7 @@ impl Adapter for Tablut {
             .iter()
             .enumerate()
             .map(|(i, h)| {
-                u64::from_str_radix(h.trim(), 16).map_err(|_| {
+                parse_hash(h.trim()).ok_or_else(|| {
                     Status::invalid_argument(format!(
                         "position.tablut.history[{i}]: {} is not a hash of 16 hex digits",
                         quote(h)

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use caber_engine::catalog::{self, GameInfo};
 use caber_engine::tartan::{self as engine, Cell, Move, Path, Phase, Setup, Stack};
-use caber_engine::Played;
+use caber_engine::{parse_hash, Played};
 use tonic::Status;
 
 use super::Adapter;
@@ -45,7 +45,7 @@ fn count(field: &str, n: u32) -> Result<u8, Status> {
 }
 
 fn hash(field: &str, text: &str) -> Result<u64, Status> {
-    u64::from_str_radix(text.trim(), 16).map_err(|_| {
+    parse_hash(text.trim()).ok_or_else(|| {
         Status::invalid_argument(format!(
             "{field}: {} is not a hash of 16 hex digits",
             quote(text)
@@ -91,7 +91,7 @@ impl Adapter for Tartan {
                 height: count(&format!("{f}.height"), s.height)?,
             });
         }
-        let mut history = Vec::new();
+        let mut counts = Vec::with_capacity(m.history.len());
         for (i, r) in m.history.iter().enumerate() {
             let f = format!("{FIELD}.history[{i}]");
             let h = hash(&format!("{f}.hash"), &r.hash)?;
@@ -100,12 +100,9 @@ impl Adapter for Tartan {
                     "{f}.count: must be at least 1"
                 )));
             }
-            // The engine refuses a count that reaches its repetition rule;
-            // past that there is nothing more to tell it, and a huge count
-            // allocates nothing.
-            let most = u32::from(engine::REPETITION.draw_at);
-            history.extend(std::iter::repeat_n(h, r.count.min(most) as usize));
+            counts.push((h, r.count as usize));
         }
+        let history = engine::REPETITION.history_from_counts(counts);
         let setup = Setup {
             phase,
             stacks,
