@@ -33,6 +33,7 @@ pub mod review;
 pub mod search;
 pub mod solve;
 pub mod svg;
+mod zobrist;
 
 pub mod almatafl;
 pub mod schotten_totten;

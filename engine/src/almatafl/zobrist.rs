@@ -3,13 +3,7 @@
 
 use super::board::CELLS;
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use crate::zobrist::next as splitmix;
 
 /// Keys per cell and packed stack (0 = empty has key 0), then the side key. A
 /// `static`, not a `const`: indexing a `const` array at run time may copy it whole.

@@ -97,16 +97,18 @@ impl<'a> Clock<'a> {
             self.stopped = true;
             return false;
         }
-        self.nodes += 1;
-        if self.nodes & self.check_mask == 0 {
-            if let Some(shared) = self.shared {
-                shared.fetch_add(self.check_mask + 1, Ordering::Relaxed);
-            }
+        let next = self.nodes + 1;
+        if next & self.check_mask == 0 {
             let now = Instant::now();
+            // Out of time: this node is not searched, so it is not counted.
             if self.enforce_budgets && self.ends.is_some_and(|e| now >= e) {
                 self.stopped = true;
                 return false;
             }
+            if let Some(shared) = self.shared {
+                shared.fetch_add(self.check_mask + 1, Ordering::Relaxed);
+            }
+            self.nodes = next;
             let elapsed = now - self.start;
             if self
                 .report_every
@@ -114,6 +116,8 @@ impl<'a> Clock<'a> {
             {
                 self.report_due = true;
             }
+        } else {
+            self.nodes = next;
         }
         true
     }

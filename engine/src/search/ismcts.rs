@@ -11,13 +11,13 @@
 //! same to the viewer get the same answers; with a fixed `Limits::seed` and an
 //! iteration budget (`Limits::nodes`) the search is deterministic.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 use rand::Rng;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::clock::Clock;
 use super::{Info, Limits, Line, Score, Searcher};
 use crate::game::{Game, GameResult, Outcome, Player};
 use crate::history::History;
@@ -90,11 +90,6 @@ struct Node<M> {
     prior: f64,
 }
 
-fn centi(win_rate: f64) -> i32 {
-    let w = win_rate.clamp(0.001, 0.999);
-    (400.0 * (w / (1.0 - w)).ln()).round() as i32
-}
-
 /// Searches the viewer's move within `limits` (iterations = `nodes`, or
 /// `movetime`, or until `stop`); nothing when the other player is to move. A
 /// move that wins at once is returned with `Score::Mate(1)`; otherwise lines
@@ -121,7 +116,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Info<I::Move>),
 ) -> Info<I::Move> {
-    let start = Instant::now();
+    let mut clock = Clock::per_playout(limits, stop);
     let mut info = Info::empty();
     if root.outcome().is_some() {
         return info;
@@ -145,7 +140,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
                     moves: vec![*mv],
                     visits: 0,
                 });
-                info.elapsed = start.elapsed();
+                info.elapsed = clock.elapsed();
                 return info;
             }
         }
@@ -162,18 +157,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
     }];
     let mut history = History::new();
     let mut priors = Vec::new();
-    let mut last_report = Instant::now();
-    let mut iterations = 0u64;
-    let ends = limits.ends(start);
-    loop {
-        if limits.nodes.is_some_and(|n| iterations >= n)
-            || ends.is_some_and(|e| Instant::now() >= e)
-            || stop.load(Ordering::Relaxed)
-        {
-            info.stopped = true;
-            break;
-        }
-        iterations += 1;
+    while clock.tick() {
         let deal = root.determinize(&mut rng);
         history.load(deal.history());
         let mut s = deal.into_position();
@@ -276,22 +260,23 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
             };
         }
         tree[0].visits += 1;
-        info.nodes = iterations;
-        info.iterations = iterations;
+        info.nodes = clock.nodes();
+        info.iterations = clock.nodes();
         let due = match limits.report_every {
-            Some(every) => last_report.elapsed() >= every,
-            None => iterations.is_multiple_of(REPORT_ITERATIONS),
+            Some(_) => clock.take_report_due(),
+            None => clock.nodes().is_multiple_of(REPORT_ITERATIONS),
         };
         if due {
-            last_report = Instant::now();
+            clock.reported();
             fill_lines(&tree, limits.multipv, &mut info);
             info.depth = info.lines.first().map_or(0, |l| l.moves.len() as u32);
-            info.elapsed = start.elapsed();
+            info.elapsed = clock.elapsed();
             progress(&info);
         }
     }
-    info.nodes = iterations;
-    info.iterations = iterations;
+    info.stopped = clock.stopped();
+    info.nodes = clock.nodes();
+    info.iterations = clock.nodes();
     fill_lines(&tree, limits.multipv, &mut info);
     if info.lines.is_empty() {
         if let Some(&m) = root_moves.first() {
@@ -303,7 +288,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
         }
     }
     info.depth = info.lines.first().map_or(0, |l| l.moves.len() as u32);
-    info.elapsed = start.elapsed();
+    info.elapsed = clock.elapsed();
     info
 }
 
@@ -328,7 +313,7 @@ fn fill_lines<M: Copy>(tree: &[Node<M>], multipv: usize, info: &mut Info<M>) {
                 n = next;
             }
             Line {
-                score: Score::Centi(centi(tree[c].reward / tree[c].visits as f64)),
+                score: Score::from_win_probability(tree[c].reward / tree[c].visits as f64),
                 moves,
                 visits: tree[c].visits as u64,
             }

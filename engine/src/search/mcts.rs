@@ -33,8 +33,6 @@ pub const PLAYOUT_LIMIT: u32 = 512;
 const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 /// The tree stops growing at this many nodes (iterations then only refine it).
 const MAX_TREE_NODES: usize = 1 << 22;
-/// Win rates are clamped into `[MIN_RATE, 1 - MIN_RATE]` before becoming centi-units.
-const MIN_RATE: f64 = 0.001;
 
 /// One tree node: the position reached by `mv` from the parent.
 struct Node<M> {
@@ -323,7 +321,7 @@ fn report<M: Clone>(
             }
             let n = &tree[c];
             Line {
-                score: rate_to_score(n.reward / n.visits as f64),
+                score: Score::from_win_probability(n.reward / n.visits as f64),
                 moves,
                 visits: n.visits,
             }
@@ -338,10 +336,4 @@ fn report<M: Clone>(
         lines,
         stopped: clock.stopped(),
     }
-}
-
-/// Centi-units whose [`Score::win_probability`] is the win rate `rate`.
-fn rate_to_score(rate: f64) -> Score {
-    let r = rate.clamp(MIN_RATE, 1.0 - MIN_RATE);
-    Score::Centi((400.0 * (r / (1.0 - r)).ln()).round() as i32)
 }

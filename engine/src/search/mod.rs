@@ -273,6 +273,15 @@ impl Score {
         }
     }
 
+    /// The centi-units whose [`Score::win_probability`] is `p` (a Monte
+    /// Carlo searcher's win rate), `p` first kept within 0.1% of 0 and 1 so
+    /// that a rate of a few playouts stays a finite score.
+    pub fn from_win_probability(p: f64) -> Score {
+        const MARGIN: f64 = 0.001;
+        let p = p.clamp(MARGIN, 1.0 - MARGIN);
+        Score::Centi((400.0 * (p / (1.0 - p)).ln()).round() as i32)
+    }
+
     /// A single number for ordering: mates beyond every centi-unit value.
     pub fn as_value(self) -> i32 {
         match self {

@@ -4,14 +4,7 @@
 use super::Piece;
 use crate::Player;
 
-const fn splitmix64(state: u64) -> u64 {
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+use crate::zobrist::{mix as splitmix64, GOLDEN};
 
 /// Key for each cell and piece kind (black, white, king).
 static PIECE_KEYS: [[u64; 3]; 81] = {
