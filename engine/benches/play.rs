@@ -45,9 +45,8 @@ fn search<G: PerfectSearch>(c: &mut Criterion, name: &str, root: &Played<G>, dep
         ..Limits::default()
     };
     let run = || {
-        alphabeta::search(
+        alphabeta::AlphaBeta::new(alphabeta::DEFAULT_TT_MB, G::Evaluation::default()).search(
             root,
-            G::Evaluation::default(),
             &limits,
             &AtomicBool::new(false),
             &mut |_| {},

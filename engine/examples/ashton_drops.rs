@@ -163,9 +163,8 @@ fn search(p: &Played<Tablut>, budget: Duration) -> Info<Move> {
         movetime: Some(budget),
         ..Limits::default()
     };
-    alphabeta::search(
+    alphabeta::AlphaBeta::new(alphabeta::DEFAULT_TT_MB, Evaluation::default()).search(
         p,
-        Evaluation::default(),
         &limits,
         &AtomicBool::new(false),
         &mut |_| {},

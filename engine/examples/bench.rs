@@ -38,14 +38,9 @@ fn searched<G: Game, E: Evaluator<G>>(pos: &Played<G>, evaluator: E, depth: u32)
         depth: Some(depth),
         ..Limits::default()
     };
-    alphabeta::search(
-        pos,
-        evaluator,
-        &limits,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
-    .nodes
+    alphabeta::AlphaBeta::new(alphabeta::DEFAULT_TT_MB, evaluator)
+        .search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        .nodes
 }
 
 /// Timings of [`proof`] on random hard cases.

@@ -310,7 +310,8 @@ mod tests {
                     ..Limits::default()
                 };
                 let info =
-                    alphabeta::search(&p, G::Evaluation::default(), &limits, &go(), &mut |_| {});
+                    alphabeta::AlphaBeta::new(alphabeta::DEFAULT_TT_MB, G::Evaluation::default())
+                        .search(&p, &limits, &go(), &mut |_| {});
                 let ab = matches!(info.score(), Some(Score::Mate(n)) if (1..=3).contains(&n));
                 let solved = solve(&p, 2, &go());
                 assert_eq!(

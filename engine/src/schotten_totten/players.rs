@@ -15,7 +15,7 @@ use super::moves::{self, Action};
 use super::search::{self, random_move, view_decks};
 use super::{FullState, Move, Variant, View};
 use crate::matches::{self, Agent, MatchResult};
-use crate::search::Limits;
+use crate::search::{Limits, Searcher};
 
 /// A player of Schotten Totten: given its view (it is to move), its move.
 pub type PlayerFn<'a> = Agent<'a, FullState>;
@@ -78,10 +78,11 @@ pub fn greedy_player(view: &View) -> Option<Move> {
     best.map(|(_, m)| m)
 }
 
-/// The ISMCTS player: the best move of [`search::search`] within `limits`.
+/// The ISMCTS player: the best move of [`search::searcher`] within `limits`.
 pub fn ismcts_player(view: &View, limits: &Limits) -> Option<Move> {
     let stop = AtomicBool::new(false);
-    search::search(view, limits, &stop, &mut |_| {})
+    search::searcher()
+        .search(view, limits, &stop, &mut |_| {})
         .best_move()
         .copied()
 }
@@ -115,7 +116,8 @@ pub fn by_name(
                 ..Limits::default()
             };
             Some(Box::new(move |v: &View| -> Option<Move> {
-                search::search(v, &limits, &stop, &mut |_| {})
+                search::searcher()
+                    .search(v, &limits, &stop, &mut |_| {})
                     .best_move()
                     .copied()
             }))

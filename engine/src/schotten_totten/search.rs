@@ -28,7 +28,7 @@ use super::leaf;
 use super::moves::{self, Action, Move};
 use super::state::{FullState, View};
 use crate::search::ismcts::{self, Ismcts};
-use crate::search::{Info, Limits};
+use crate::search::Limits;
 
 /// The search's candidate moves: each action claiming all it can and
 /// drawing from the clan deck while it has cards.
@@ -213,17 +213,6 @@ impl ismcts::Policy<View> for Policy {
     fn leaf_value(&self, state: &FullState) -> f64 {
         leaf::one_win_chance(state)
     }
-}
-
-/// Searches the viewer's move with [`Ismcts`] and [`Policy`] (see
-/// [`ismcts::search`]).
-pub fn search(
-    view: &View,
-    limits: &Limits,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Info<Move>),
-) -> Info<Move> {
-    ismcts::search(view, &Policy, limits, stop, progress)
 }
 
 /// The viewer's winning chance (0..1) by the same search (see [`ismcts::evaluate`]).

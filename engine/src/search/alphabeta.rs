@@ -52,7 +52,7 @@ use crate::game::{Game, GameResult, Outcome, PerfectInformation, Player};
 use crate::history::History;
 use crate::played::Played;
 
-/// Transposition table size of [`search`], in MB.
+/// The default transposition table size of an [`AlphaBeta`], in MB.
 pub const DEFAULT_TT_MB: usize = 16;
 /// The most threads one search runs on (more asked: this many).
 pub const MAX_THREADS: usize = 256;
@@ -80,18 +80,6 @@ const ASPIRATION_MIN_DEPTH: u32 = 3;
 const ASPIRATION_DELTA: i32 = 30;
 /// Beyond this half-width a failed aspiration search uses the full window.
 const ASPIRATION_MAX_DELTA: i32 = 2000;
-
-/// Searches `root` within `limits` until done or `stop` is set, with a fresh
-/// [`AlphaBeta`] of [`DEFAULT_TT_MB`]; see [`AlphaBeta::search`].
-pub fn search<G: Game, E: Evaluator<G>>(
-    root: &Played<G>,
-    evaluator: E,
-    limits: &Limits,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Info<G::Move>),
-) -> Info<G::Move> {
-    AlphaBeta::new(DEFAULT_TT_MB, evaluator).search(root, limits, stop, progress)
-}
 
 /// A reusable alpha-beta searcher: its transposition table survives between
 /// searches (call [`AlphaBeta::clear`] for a fresh start, e.g. a new game).

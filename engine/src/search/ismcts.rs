@@ -53,7 +53,11 @@ pub trait Policy<I: InformationSet>: Send + Sync {
     fn leaf_value(&self, state: &I::State) -> f64;
 }
 
-/// The searcher: information-set MCTS with policy `P`.
+/// The searcher: information-set MCTS with policy `P`. It searches the
+/// viewer's move within `limits` (iterations = `nodes`, or `movetime`, or
+/// until `stop`); nothing when the other player is to move. A move that wins
+/// at once is returned with `Score::Mate(1)`; otherwise lines carry the win
+/// rate as `Score::Centi` and their visit counts.
 #[derive(Clone, Debug, Default)]
 pub struct Ismcts<P> {
     policy: P,
@@ -74,7 +78,10 @@ impl<I: InformationSet, P: Policy<I>> Searcher<I> for Ismcts<P> {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Info<I::Move>),
     ) -> Info<I::Move> {
-        search(root, &self.policy, limits, stop, progress)
+        if root.side_to_move() != root.viewer() {
+            return Info::empty();
+        }
+        tree_search(root, &self.policy, limits, stop, progress)
     }
 }
 
@@ -88,23 +95,6 @@ struct Node<M> {
     reward: f64,
     /// The policy's prior of `mv` (0..1), a progressive bias.
     prior: f64,
-}
-
-/// Searches the viewer's move within `limits` (iterations = `nodes`, or
-/// `movetime`, or until `stop`); nothing when the other player is to move. A
-/// move that wins at once is returned with `Score::Mate(1)`; otherwise lines
-/// carry the win rate as `Score::Centi` and their visit counts.
-pub fn search<I: InformationSet, P: Policy<I>>(
-    root: &I,
-    policy: &P,
-    limits: &Limits,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Info<I::Move>),
-) -> Info<I::Move> {
-    if root.side_to_move() != root.viewer() {
-        return Info::empty();
-    }
-    tree_search(root, policy, limits, stop, progress)
 }
 
 /// The search from the side to move's point of view, whoever that is (its

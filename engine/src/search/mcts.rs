@@ -114,21 +114,10 @@ impl<G: PerfectInformation, E: Evaluator<G>, P: Playout<G>> Searcher<Played<G>> 
     }
 }
 
-/// Searches `root` by UCT with uniformly random playouts; see [`search_with`].
-pub fn search<G: Game, E: Evaluator<G>>(
-    root: &Played<G>,
-    evaluator: &E,
-    limits: &Limits,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Info<G::Move>),
-) -> Info<G::Move> {
-    search_with(root, evaluator, &Uniform, limits, stop, progress)
-}
-
 /// Searches `root` by UCT within `limits` until a budget is spent or `stop` is
 /// set; calls `progress` at least every `limits.report_every` and returns the
 /// final report. Stopped before any playout, it reports the first legal move.
-pub fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
+fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
     root: &Played<G>,
     evaluator: &E,
     playout: &P,

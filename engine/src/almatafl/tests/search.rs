@@ -4,16 +4,18 @@ use std::sync::atomic::AtomicBool;
 
 use super::*;
 use crate::eval::Evaluator;
-use crate::search::{alphabeta::search, Info, Limits, Score};
+use crate::search::{
+    alphabeta::{AlphaBeta, DEFAULT_TT_MB},
+    Info, Limits, Score,
+};
 
 fn run(p: &Pos, depth: u32) -> Info<Move> {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    search(
+    AlphaBeta::new(DEFAULT_TT_MB, Evaluation::default()).search(
         p,
-        Evaluation::default(),
         &limits,
         &AtomicBool::new(false),
         &mut |_| {},

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::schotten_totten as st;
+use crate::search::Searcher;
 
 fn ismcts_limits(iterations: u64, seed: u64) -> crate::search::Limits {
     crate::search::Limits {
@@ -69,8 +70,8 @@ fn hidden_cards_do_not_change_answers() {
         assert_eq!(all_moves(&a), all_moves(&b), "first's moves");
         let stop = std::sync::atomic::AtomicBool::new(false);
         let limits = ismcts_limits(40, 3);
-        let ia = st::search::search(&va, &limits, &stop, &mut |_| {});
-        let ib = st::search::search(&vb, &limits, &stop, &mut |_| {});
+        let ia = st::search::searcher().search(&va, &limits, &stop, &mut |_| {});
+        let ib = st::search::searcher().search(&vb, &limits, &stop, &mut |_| {});
         assert_eq!(ia.lines, ib.lines);
         assert!(!ia.lines.is_empty() && ia.lines[0].visits > 0);
         let ea = st::search::evaluate(&va, &limits, &stop);
@@ -78,7 +79,7 @@ fn hidden_cards_do_not_change_answers() {
         assert_eq!(ea, eb);
         assert!((0.0..=1.0).contains(&ea));
         // And the same seed gives the same answer again.
-        let again = st::search::search(&va, &limits, &stop, &mut |_| {});
+        let again = st::search::searcher().search(&va, &limits, &stop, &mut |_| {});
         assert_eq!(again.lines, ia.lines);
         // With second to move, first's evaluation still ignores second's hand.
         let m = all_moves(&a)[0];
@@ -89,11 +90,10 @@ fn hidden_cards_do_not_change_answers() {
         assert_eq!(a2.view(ONE), b2.view(ONE));
         let e2 = st::search::evaluate(&a2.view(ONE), &limits, &stop);
         assert_eq!(e2, st::search::evaluate(&b2.view(ONE), &limits, &stop));
-        assert!(
-            st::search::search(&a2.view(ONE), &limits, &stop, &mut |_| {})
-                .lines
-                .is_empty()
-        );
+        assert!(st::search::searcher()
+            .search(&a2.view(ONE), &limits, &stop, &mut |_| {})
+            .lines
+            .is_empty());
     }
 }
 
@@ -114,7 +114,8 @@ fn search_takes_a_winning_claim() {
     hand(&mut s, TWO, "K9");
     let s = valid(&s);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let info = st::search::search(&s.view(ONE), &ismcts_limits(50, 1), &stop, &mut |_| {});
+    let info =
+        st::search::searcher().search(&s.view(ONE), &ismcts_limits(50, 1), &stop, &mut |_| {});
     assert_eq!(info.score(), Some(crate::search::Score::Mate(1)));
     let best = info.best_move().copied().expect("a move");
     assert_eq!(s.move_to_text(&best), "p:P3@3 c:3 d:clan");
@@ -155,7 +156,7 @@ fn search_reports_and_stops() {
         ..Default::default()
     };
     let mut reports = 0;
-    let info = st::search::search(&v, &limits, &stop, &mut |i| {
+    let info = st::search::searcher().search(&v, &limits, &stop, &mut |i| {
         reports += 1;
         assert!(i.nodes <= 30);
     });
@@ -171,7 +172,8 @@ fn search_reports_and_stops() {
     assert!(info.lines.iter().all(|l| legal.contains(&l.moves[0])));
     // Stopped before it starts: still a legal move to play.
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    let info = st::search::search(&v, &crate::search::Limits::default(), &stop, &mut |_| {});
+    let info =
+        st::search::searcher().search(&v, &crate::search::Limits::default(), &stop, &mut |_| {});
     assert!(info.stopped);
     assert!(info.best_move().is_some_and(|m| legal.contains(m)));
 }

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::games::{minimax, nim_value, outcome, root_values, Nim, TicTacToe, Toy};
 use crate::eval::Evaluator;
-use crate::search::alphabeta::{search, AlphaBeta, DEFAULT_TT_MB};
+use crate::search::alphabeta::{AlphaBeta, DEFAULT_TT_MB};
 use crate::search::{Info, Limits, Score};
 use crate::{Game, History, Played};
 
@@ -215,9 +215,8 @@ fn node_limit_is_respected() {
 fn depth_limit_and_progress_per_depth() {
     let mut depths = Vec::new();
     let stop = AtomicBool::new(false);
-    let info = search(
+    let info = AlphaBeta::new(DEFAULT_TT_MB, Toy).search(
         &Played::new(TicTacToe::empty()),
-        Toy,
         &at_depth(5),
         &stop,
         &mut |i| depths.push(i.depth),

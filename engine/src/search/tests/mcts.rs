@@ -4,11 +4,11 @@ use std::sync::atomic::AtomicBool;
 
 use super::games::{Nim, TicTacToe, Toy};
 use crate::eval::Evaluator;
-use crate::search::mcts::search;
-use crate::search::{Info, Limits, Score};
-use crate::{Game, Played};
+use crate::search::mcts::Mcts;
+use crate::search::{Info, Limits, Score, Searcher};
+use crate::{PerfectInformation, Played};
 
-fn run<G: Game>(pos: &G, nodes: u64, seed: u64, multipv: usize) -> Info<G::Move>
+fn run<G: PerfectInformation>(pos: &G, nodes: u64, seed: u64, multipv: usize) -> Info<G::Move>
 where
     Toy: Evaluator<G>,
 {
@@ -18,9 +18,8 @@ where
         multipv,
         ..Limits::default()
     };
-    search(
+    Mcts::new(Toy).search(
         &Played::new(pos.clone()),
-        &Toy,
         &limits,
         &AtomicBool::new(false),
         &mut |_| {},
@@ -77,7 +76,7 @@ fn deterministic_for_a_seed_and_node_budget() {
 fn stopped_before_any_playout_returns_the_first_legal_move() {
     let stop = AtomicBool::new(true);
     let root = Played::new(TicTacToe::empty());
-    let info = search(&root, &Toy, &Limits::default(), &stop, &mut |_| {});
+    let info = Mcts::new(Toy).search(&root, &Limits::default(), &stop, &mut |_| {});
     assert_eq!(info.best_move(), Some(&0));
     assert_eq!(info.nodes, 0);
     assert!(info.stopped);
@@ -97,9 +96,8 @@ fn periodic_progress_reports() {
         ..Limits::default()
     };
     let mut reports = Vec::new();
-    let info = search(
+    let info = Mcts::new(Toy).search(
         &Played::new(TicTacToe::empty()),
-        &Toy,
         &limits,
         &AtomicBool::new(false),
         &mut |i| reports.push((i.nodes, i.lines.len())),

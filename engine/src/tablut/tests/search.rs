@@ -7,16 +7,18 @@ use super::Pos;
 use crate::tablut::{Evaluation, Move, Variant};
 
 use crate::game::GameResult;
-use crate::search::{alphabeta::search, Limits, Score};
+use crate::search::{
+    alphabeta::{AlphaBeta, DEFAULT_TT_MB},
+    Limits, Score,
+};
 
 fn best(p: &Pos, depth: u32) -> (Move, Score) {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let info = search(
+    let info = AlphaBeta::new(DEFAULT_TT_MB, Evaluation::default()).search(
         p,
-        Evaluation::default(),
         &limits,
         &AtomicBool::new(false),
         &mut |_| {},

@@ -3,16 +3,15 @@
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::search::{alphabeta, mcts, Info, Limits, Score, Searchable};
+use crate::search::{alphabeta, mcts, Info, Limits, Score, Searchable, Searcher};
 
 fn run(p: &Pos, depth: u32) -> Info<Move> {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    alphabeta::search(
+    alphabeta::AlphaBeta::new(alphabeta::DEFAULT_TT_MB, Evaluation::default()).search(
         p,
-        Evaluation::default(),
         &limits,
         &AtomicBool::new(false),
         &mut |_| {},
@@ -79,9 +78,8 @@ fn every_listed_searcher_plays_a_legal_move() {
     }
     // MCTS alone finds the coronation in one too.
     let win = pos("play C4=r4,G7=b1 D4,I9 0,0 0 r -");
-    let info = mcts::search(
+    let info = mcts::Mcts::new(Evaluation::default()).search(
         &win,
-        &Evaluation::default(),
         &limits,
         &AtomicBool::new(false),
         &mut |_| {},
