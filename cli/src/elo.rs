@@ -7,7 +7,7 @@
 
 /// A tally of one side's games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct Results {
     /// Games won.
     pub wins: u32,
     /// Games drawn.
@@ -16,7 +16,7 @@ pub struct Tally {
     pub losses: u32,
 }
 
-impl Tally {
+impl Results {
     /// Games counted.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
@@ -31,8 +31,8 @@ impl Tally {
     }
 
     /// The tally of two tallies together.
-    pub fn plus(self, other: Tally) -> Tally {
-        Tally {
+    pub fn plus(self, other: Results) -> Results {
+        Results {
             wins: self.wins + other.wins,
             draws: self.draws + other.draws,
             losses: self.losses + other.losses,
@@ -54,7 +54,7 @@ pub fn expected(elo: f64) -> f64 {
 /// The Elo difference and its 95 % interval: the Wilson interval of the
 /// mean score (sound at a score of 0 or 1 too, where the difference is
 /// unbounded on one side).
-pub fn elo_interval(t: &Tally) -> (f64, f64, f64) {
+pub fn elo_interval(t: &Results) -> (f64, f64, f64) {
     let n = f64::from(t.games().max(1));
     let (s, z) = (t.score(), 1.96);
     let centre = (s + z * z / (2.0 * n)) / (1.0 + z * z / n);
@@ -112,7 +112,7 @@ impl Sprt {
     /// most likely loss/draw/win distribution whose mean score is that of
     /// elo1, over the same for elo0. Zero counts get a tiny pseudo-count, as
     /// Fishtest does, so that a run of wins alone decides too.
-    pub fn llr(&self, t: &Tally) -> f64 {
+    pub fn llr(&self, t: &Results) -> f64 {
         if t.games() == 0 {
             return 0.0;
         }
@@ -126,7 +126,7 @@ impl Sprt {
     }
 
     /// The verdict on `t`.
-    pub fn verdict(&self, t: &Tally) -> Verdict {
+    pub fn verdict(&self, t: &Results) -> Verdict {
         let llr = self.llr(t);
         if llr >= Self::BOUNDS.1 {
             Verdict::Stronger
@@ -188,12 +188,12 @@ mod tests {
 
     #[test]
     fn the_interval_holds_the_estimate_and_shrinks_with_games() {
-        let small = Tally {
+        let small = Results {
             wins: 6,
             draws: 2,
             losses: 2,
         };
-        let big = Tally {
+        let big = Results {
             wins: 60,
             draws: 20,
             losses: 20,
@@ -204,7 +204,7 @@ mod tests {
         assert!((e - e2).abs() < 1e-9, "same score, same estimate");
         assert!(hi2 - lo2 < hi - lo);
         // All won of 4: Wilson's lower bound (1 + 0.4802 - 0.49) / 1.9604 = 0.5101.
-        let (e, lo, hi) = elo_interval(&Tally {
+        let (e, lo, hi) = elo_interval(&Results {
             wins: 4,
             draws: 0,
             losses: 0,
@@ -223,28 +223,28 @@ mod tests {
             elo0: 0.0,
             elo1: 50.0,
         };
-        let strong = Tally {
+        let strong = Results {
             wins: 80,
             draws: 10,
             losses: 10,
         };
         assert_eq!(test.verdict(&strong), Verdict::Stronger);
-        let weak = Tally {
+        let weak = Results {
             wins: 30,
             draws: 20,
             losses: 50,
         };
         assert_eq!(test.verdict(&weak), Verdict::NotStronger);
-        let few = Tally {
+        let few = Results {
             wins: 3,
             draws: 1,
             losses: 2,
         };
         assert_eq!(test.verdict(&few), Verdict::Continue);
-        assert_eq!(test.llr(&Tally::default()), 0.0);
+        assert_eq!(test.llr(&Results::default()), 0.0);
         // Wins alone: each win multiplies the likelihood ratio by about
         // s1 / s0 = 0.5715 / 0.5, so 21 wins do not decide and 23 do.
-        let wins = |n| Tally {
+        let wins = |n| Results {
             wins: n,
             draws: 0,
             losses: 0,
@@ -257,7 +257,7 @@ mod tests {
             "{per_win}"
         );
         // Equal strength: H0 is accepted in time.
-        let even = Tally {
+        let even = Results {
             wins: 150,
             draws: 100,
             losses: 150,

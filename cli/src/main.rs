@@ -385,7 +385,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             rounds,
             server_pid,
         }) => {
-            let plan = commands::bench::Plan {
+            let plan = commands::bench::BenchSettings {
                 target: session.common.target(),
                 rpc,
                 baseline,
@@ -407,7 +407,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             saturate,
             mutations,
         }) => {
-            let plan = commands::reliability::Plan {
+            let plan = commands::reliability::ReliabilitySettings {
                 target: session.common.target(),
                 server_pid,
                 metrics,

@@ -15,14 +15,14 @@ use tokio::sync::mpsc;
 use tonic::Status;
 
 use crate::convert;
-use crate::games::{self, Game, Reviewing, SearcherChoice};
+use crate::games::{self, Reviewing, SearcherChoice, ServedGame};
 use crate::proto;
 use crate::search_runner::{self, SearchRunner, StopOnDrop};
 use crate::updates::Updater;
 
 /// A record read and replayed, its searcher checked: ready to review.
 pub struct Prepared {
-    game: &'static dyn Game,
+    game: &'static dyn ServedGame,
     reviewing: Reviewing,
 }
 
@@ -210,7 +210,7 @@ pub async fn review(
 }
 
 /// Both players' summaries, in the game's order.
-fn summaries(game: &dyn Game, tallies: &Tallies) -> Vec<proto::PlayerReview> {
+fn summaries(game: &dyn ServedGame, tallies: &Tallies) -> Vec<proto::PlayerReview> {
     let info = game.info();
     [Player::One, Player::Two]
         .into_iter()

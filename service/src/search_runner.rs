@@ -141,12 +141,12 @@ struct Jobs {
 }
 
 /// A job's entry in [`Jobs`], removed when dropped.
-struct Registered<'a> {
+struct JobEntry<'a> {
     jobs: &'a Jobs,
     id: u64,
 }
 
-impl Drop for Registered<'_> {
+impl Drop for JobEntry<'_> {
     fn drop(&mut self) {
         self.jobs.lock().remove(&self.id);
     }
@@ -158,7 +158,7 @@ impl Jobs {
     }
 
     /// Registers `stop`; refused once interrupted.
-    fn register(&self, stop: &Arc<AtomicBool>) -> Result<Registered<'_>, Status> {
+    fn register(&self, stop: &Arc<AtomicBool>) -> Result<JobEntry<'_>, Status> {
         let mut flags = self.lock();
         if self.interrupted.load(Ordering::SeqCst) {
             return Err(Status::unavailable(
@@ -167,7 +167,7 @@ impl Jobs {
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         flags.insert(id, stop.clone());
-        Ok(Registered { jobs: self, id })
+        Ok(JobEntry { jobs: self, id })
     }
 }
 

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use caber_engine::Player;
-use caber_service::games::{self, Game};
+use caber_service::games::{self, ServedGame};
 use caber_service::pool::SearchPool;
 use caber_service::proto::game_engine_server::GameEngine;
 use caber_service::proto::{self, position::State};
@@ -58,7 +58,7 @@ fn text_move(mv: &str) -> proto::Move {
 }
 
 /// The registry's game of that name.
-fn game(name: &str) -> &'static dyn Game {
+fn game(name: &str) -> &'static dyn ServedGame {
     games::game_named(name, "game").unwrap()
 }
 
@@ -95,7 +95,7 @@ fn corpus() -> &'static [(String, String, String)] {
 }
 
 /// Adds `p`'s text, and for games with hidden information both players' views of it.
-fn push(out: &mut Vec<(String, String, String)>, g: &dyn Game, p: &proto::Position) {
+fn push(out: &mut Vec<(String, String, String)>, g: &dyn ServedGame, p: &proto::Position) {
     let report = g.legal_moves(p, true).unwrap().position.unwrap();
     out.push((g.name().to_string(), p.variant.clone(), report.text));
     for player in [Player::One, Player::Two] {

@@ -38,7 +38,7 @@ pub enum Rpc {
 
 /// What `bench service` is asked to do.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub struct BenchSettings {
     /// The server and how to reach it.
     pub target: client::Target,
     /// The RPC to load.
@@ -183,7 +183,7 @@ impl Caller {
 
 /// Runs `rpc` with `plan.concurrency` workers for `length`.
 async fn phase(
-    plan: &Plan,
+    plan: &BenchSettings,
     rpc: Rpc,
     position: &proto::Position,
     length: Duration,
@@ -256,7 +256,7 @@ fn rss_kib(pid: u32) -> Option<u64> {
 }
 
 /// Runs the baseline and the RPC in turns, and reports both and their throughput ratio.
-pub async fn service(plan: &Plan, as_json: bool) -> anyhow::Result<()> {
+pub async fn service(plan: &BenchSettings, as_json: bool) -> anyhow::Result<()> {
     let mut setup = client::connect(&plan.target).await?;
     let start = setup
         .new_game(proto::NewGameRequest {

@@ -24,7 +24,7 @@ use tokio::task::JoinSet;
 use super::{apply_request, required, status, Session};
 use crate::client::Client;
 use crate::clock::Civil;
-use crate::elo::{self, Sprt, Tally, Verdict};
+use crate::elo::{self, Results, Sprt, Verdict};
 use crate::engines::{self, Player};
 use crate::output::{counted, out};
 use crate::progress;
@@ -66,7 +66,7 @@ struct Played {
 
 /// What every game shares.
 #[derive(Clone)]
-struct Setup {
+struct MatchSetup {
     game: String,
     variant: String,
     seed: u64,
@@ -110,7 +110,7 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
         player.check(&mut session.client, &start.position).await?;
     }
     let chance = has_chance(session).await?;
-    let setup = Setup {
+    let setup = MatchSetup {
         game: session.common.game.clone(),
         variant: start.position.variant.clone(),
         seed: session.common.seed,
@@ -129,7 +129,7 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
     }
     let bar = progress::bar(u64::from(args.games), "games", json);
     let test = args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1 });
-    let mut seats = [Tally::default(); 2];
+    let mut seats = [Results::default(); 2];
     let mut verdict = Verdict::Continue;
     let mut failures = Vec::new();
     let mut running = JoinSet::new();
@@ -191,8 +191,8 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
 }
 
 fn report(
-    setup: &Setup,
-    seats: &[Tally; 2],
+    setup: &MatchSetup,
+    seats: &[Results; 2],
     test: Option<Sprt>,
     verdict: Verdict,
     failures: &[String],
@@ -201,7 +201,7 @@ fn report(
 ) {
     let total = seats[0].plus(seats[1]);
     let (e, lo, hi) = elo::elo_interval(&total);
-    let seat_json = |t: &Tally| json!({ "wins": t.wins, "draws": t.draws, "losses": t.losses });
+    let seat_json = |t: &Results| json!({ "wins": t.wins, "draws": t.draws, "losses": t.losses });
     let (verdict_token, verdict_name) = match verdict {
         Verdict::Continue => ("undecided", "undecided"),
         Verdict::Stronger => ("H1", "H1: A is stronger by at least elo1"),
@@ -268,7 +268,7 @@ fn report(
 }
 
 /// Plays game `index`: opening `index / 2`, A first in even games.
-async fn play_one(setup: Setup, mut client: Client, index: u32) -> anyhow::Result<Played> {
+async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::Result<Played> {
     let opening = u64::from(index / 2);
     let a_first = index.is_multiple_of(2);
     let mut rng =
@@ -363,7 +363,7 @@ async fn has_chance(session: &mut Session) -> anyhow::Result<bool> {
 
 /// Opening `k`'s position.
 async fn start(
-    setup: &Setup,
+    setup: &MatchSetup,
     client: &mut Client,
     k: u64,
 ) -> anyhow::Result<proto::PositionReport> {

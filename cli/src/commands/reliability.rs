@@ -48,7 +48,7 @@ const HEALTH_CHECK: &str = "/grpc.health.v1.Health/Check";
 
 /// What the suite is asked to do.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub struct ReliabilitySettings {
     /// The server (a plaintext `http://` URL) and its token, if any.
     pub target: client::Target,
     /// The server's process id on this machine, for its resident memory.
@@ -99,7 +99,7 @@ impl Scenario {
 }
 
 /// Runs every scenario, prints the report, and fails if a check failed.
-pub async fn run(plan: &Plan, json_output: bool) -> anyhow::Result<()> {
+pub async fn run(plan: &ReliabilitySettings, json_output: bool) -> anyhow::Result<()> {
     let server = Server::new(plan).await?;
     let mut scenarios = Vec::new();
     for scenario in [
@@ -175,7 +175,7 @@ struct Server {
 }
 
 impl Server {
-    async fn new(plan: &Plan) -> anyhow::Result<Self> {
+    async fn new(plan: &ReliabilitySettings) -> anyhow::Result<Self> {
         let Some(url) = plan.target.server.as_deref() else {
             bail!("bench reliability needs --server URL: it tests a running caberd");
         };
@@ -356,7 +356,7 @@ async fn stall(
     Ok(held)
 }
 
-async fn stalled_streams(server: &Server, plan: &Plan) -> Scenario {
+async fn stalled_streams(server: &Server, plan: &ReliabilitySettings) -> Scenario {
     let mut s = Scenario::new("stalled-streams");
     let base = server.rss_mb().await;
     s.figure("rss_before_mb", base);
@@ -410,7 +410,7 @@ async fn memory_settles(server: &Server, base: Option<u64>) -> Option<u64> {
     }
 }
 
-async fn connection_flood(server: &Server, plan: &Plan) -> Scenario {
+async fn connection_flood(server: &Server, plan: &ReliabilitySettings) -> Scenario {
     let mut s = Scenario::new("connection-flood");
     let wanted = plan.connections.min(file_limit().saturating_sub(100));
     let started = Instant::now();
@@ -543,7 +543,7 @@ async fn random_record(server: &Server, plies: usize, seed: u64) -> anyhow::Resu
     ))
 }
 
-async fn unread_reviews(server: &Server, plan: &Plan) -> Scenario {
+async fn unread_reviews(server: &Server, plan: &ReliabilitySettings) -> Scenario {
     let mut s = Scenario::new("unread-reviews");
     let record = match random_record(server, 300, plan.seed).await {
         Ok(r) => r,
@@ -663,7 +663,7 @@ impl Drop for Busy {
     }
 }
 
-async fn deadlines(server: &Server, plan: &Plan) -> Scenario {
+async fn deadlines(server: &Server, plan: &ReliabilitySettings) -> Scenario {
     let mut s = Scenario::new("deadlines");
     let (mut api, games) = match server.api_and_games().await {
         Ok(found) => found,
@@ -937,7 +937,7 @@ async fn raw_call(
     status(&trailers).ok_or_else(|| "no grpc-status".to_string())
 }
 
-async fn fuzz(server: &Server, plan: &Plan) -> Scenario {
+async fn fuzz(server: &Server, plan: &ReliabilitySettings) -> Scenario {
     let mut s = Scenario::new("fuzz");
     let (mut api, games) = match server.api_and_games().await {
         Ok(found) => found,

@@ -3,7 +3,7 @@
 //! the [`registry`] listing them, one line each.
 //!
 //! Handlers look a request's game up once ([`game_of`], [`game_named`]) and
-//! get a [`Game`]: the RPCs of one adapter ([`Registered`]), typed from the request
+//! get a [`ServedGame`]: the RPCs of one adapter ([`Served`]), typed from the request
 //! to the reply. A new game is its adapter module and its line in
 //! [`registry`]; the compiler asks for every part of the adapter.
 
@@ -35,7 +35,7 @@ use crate::proto::position::State;
 use crate::proto::r#move::Kind;
 use crate::search_runner::SearchJob;
 
-pub use typed::Registered;
+pub use typed::Served;
 
 /// A game's translation between `caber.v1` and the engine.
 pub trait Adapter: Send + Sync + 'static {
@@ -192,8 +192,8 @@ pub struct Reviewing {
 /// the `Solve` reply (`win_in` 0 when there is none), or `None` if stopped.
 pub type SolveJob = Box<dyn FnOnce(&AtomicBool) -> Option<proto::SolveResponse> + Send + 'static>;
 
-/// The RPCs of one game, typed inside (see [`Registered`]).
-pub trait Game: Send + Sync {
+/// The RPCs of one game, typed inside (see [`Served`]).
+pub trait ServedGame: Send + Sync {
     /// The game's id.
     fn name(&self) -> &'static str;
     /// The game's field in the oneofs and its name for errors (see [`Adapter`]).
@@ -244,7 +244,7 @@ pub trait Game: Send + Sync {
         limits: Option<&Limits>,
     ) -> Result<SearchJob, Status>;
     /// A game record replayed in this game (its `Game` tag already looked
-    /// up), with the chosen searcher checked as [`Game::search`] checks it.
+    /// up), with the chosen searcher checked as [`ServedGame::search`] checks it.
     fn review(
         &self,
         record: &GameRecord,
@@ -281,7 +281,7 @@ pub const MAX_RECORD_MOVES: usize = 2000;
 
 /// Reads a request's game record (field `record`) and finds its game by the
 /// `Game` tag; errors name the record's line or tag.
-pub fn read_record(text: &str) -> Result<(&'static dyn Game, GameRecord), Status> {
+pub fn read_record(text: &str) -> Result<(&'static dyn ServedGame, GameRecord), Status> {
     let record =
         GameRecord::parse(text).map_err(|e| Status::invalid_argument(format!("record: {e}")))?;
     if record.moves.len() > MAX_RECORD_MOVES {
@@ -295,17 +295,17 @@ pub fn read_record(text: &str) -> Result<(&'static dyn Game, GameRecord), Status
 }
 
 /// Every game, in `ListGames` order: one line each.
-pub fn registry() -> &'static [&'static dyn Game] {
+pub fn registry() -> &'static [&'static dyn ServedGame] {
     &[
-        &Registered::<tablut::Tablut>::NEW,
-        &Registered::<almatafl::AlmaTafl>::NEW,
-        &Registered::<schotten_totten::SchottenTotten>::NEW,
-        &Registered::<tartan::Tartan>::NEW,
+        &Served::<tablut::Tablut>::NEW,
+        &Served::<almatafl::AlmaTafl>::NEW,
+        &Served::<schotten_totten::SchottenTotten>::NEW,
+        &Served::<tartan::Tartan>::NEW,
     ]
 }
 
 /// The game named `name` (case-insensitive); `field` names the request field for errors.
-pub fn game_named(name: &str, field: &str) -> Result<&'static dyn Game, Status> {
+pub fn game_named(name: &str, field: &str) -> Result<&'static dyn ServedGame, Status> {
     if name.trim().is_empty() {
         return Err(errors::missing(field));
     }
@@ -328,7 +328,7 @@ pub fn game_named(name: &str, field: &str) -> Result<&'static dyn Game, Status> 
 /// game is refused.
 pub fn game_of(
     message: Option<&proto::Position>,
-) -> Result<(&'static dyn Game, &proto::Position), Status> {
+) -> Result<(&'static dyn ServedGame, &proto::Position), Status> {
     let message = message.ok_or_else(|| errors::missing("position"))?;
     let owner = message
         .state
@@ -349,7 +349,7 @@ pub fn game_of(
 }
 
 /// The game whose structured move `kind` is, if it is one.
-fn move_owner(kind: &Kind) -> Option<&'static dyn Game> {
+fn move_owner(kind: &Kind) -> Option<&'static dyn ServedGame> {
     registry().iter().copied().find(|g| g.owns_move(kind))
 }
 

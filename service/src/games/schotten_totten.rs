@@ -29,7 +29,7 @@ use crate::proto::schotten_totten_move::Action as A;
 /// Schotten Totten's adapter.
 pub struct SchottenTotten;
 
-const FIELD: &str = "position.schotten_totten";
+const STATE_FIELD: &str = "position.schotten_totten";
 const MOVE: &str = "move.schotten_totten";
 
 fn invalid(field: &str, problem: impl std::fmt::Display) -> Status {
@@ -60,13 +60,14 @@ fn stone(field: &str, number: u32) -> Result<u8, Status> {
 }
 
 fn table(m: &proto::SchottenTottenPosition) -> Result<TableSetup, Status> {
-    let side_to_move = convert::required_side(&format!("{FIELD}.side_to_move"), m.side_to_move)?;
+    let side_to_move =
+        convert::required_side(&format!("{STATE_FIELD}.side_to_move"), m.side_to_move)?;
     let stones = m
         .stones
         .iter()
         .enumerate()
         .map(|(i, st)| {
-            let f = format!("{FIELD}.stones[{i}]");
+            let f = format!("{STATE_FIELD}.stones[{i}]");
             Ok(StoneSetup {
                 sides: [
                     cards(&format!("{f}.first"), &st.first)?,
@@ -88,7 +89,7 @@ fn table(m: &proto::SchottenTottenPosition) -> Result<TableSetup, Status> {
         passes: m.passes,
         tactics_played: [m.tactics_played_first, m.tactics_played_second],
         stones,
-        discard: cards(&format!("{FIELD}.discard"), &m.discard)?,
+        discard: cards(&format!("{STATE_FIELD}.discard"), &m.discard)?,
     })
 }
 
@@ -98,7 +99,7 @@ const DECKS: [&str; 2] = ["clan_deck", "tactic_deck"];
 fn full_setup(m: &proto::SchottenTottenPosition) -> Result<Setup, Status> {
     let mut hands: [Vec<HandCard>; 2] = Default::default();
     for (k, hand) in [&m.hand_first, &m.hand_second].into_iter().enumerate() {
-        let field = format!("{FIELD}.{}", HANDS[k]);
+        let field = format!("{STATE_FIELD}.{}", HANDS[k]);
         let Some(hand) = hand else { continue };
         if hand.unknown > 0 {
             return Err(invalid(
@@ -115,7 +116,7 @@ fn full_setup(m: &proto::SchottenTottenPosition) -> Result<Setup, Status> {
     }
     let mut decks: [Vec<DeckCard>; 2] = Default::default();
     for (d, deck) in [&m.clan_deck, &m.tactic_deck].into_iter().enumerate() {
-        let field = format!("{FIELD}.{}", DECKS[d]);
+        let field = format!("{STATE_FIELD}.{}", DECKS[d]);
         let Some(deck) = deck else { continue };
         let mut listed = Vec::with_capacity(deck.cards.len());
         for (i, dc) in deck.cards.iter().enumerate() {
@@ -141,7 +142,7 @@ fn view_setup(viewer: Player, m: &proto::SchottenTottenPosition) -> Result<ViewS
     let mut hands: [ViewHand; 2] = Default::default();
     for (k, hand) in [&m.hand_first, &m.hand_second].into_iter().enumerate() {
         let Some(hand) = hand else { continue };
-        let field = format!("{FIELD}.{}", HANDS[k]);
+        let field = format!("{STATE_FIELD}.{}", HANDS[k]);
         hands[k] = ViewHand {
             known: hand
                 .cards
@@ -155,7 +156,7 @@ fn view_setup(viewer: Player, m: &proto::SchottenTottenPosition) -> Result<ViewS
     let mut decks: [ViewDeck; 2] = Default::default();
     for (d, deck) in [&m.clan_deck, &m.tactic_deck].into_iter().enumerate() {
         let Some(deck) = deck else { continue };
-        let field = format!("{FIELD}.{}", DECKS[d]);
+        let field = format!("{STATE_FIELD}.{}", DECKS[d]);
         decks[d] = ViewDeck {
             size: deck.size,
             known: deck
@@ -383,8 +384,8 @@ impl Adapter for SchottenTotten {
     fn read_message(variant: &str, m: &proto::SchottenTottenPosition) -> Result<Position, Status> {
         let v = catalog::lookup_variant::<FullState>(variant)
             .map_err(|e| errors::variant("position.variant", &e))?;
-        let problem = |e: caber_engine::SetupError| invalid(FIELD, e);
-        match convert::optional_side(&format!("{FIELD}.viewer"), m.viewer)? {
+        let problem = |e: caber_engine::SetupError| invalid(STATE_FIELD, e);
+        match convert::optional_side(&format!("{STATE_FIELD}.viewer"), m.viewer)? {
             None => FullState::from_setup(v, &full_setup(m)?)
                 .map(Position::Full)
                 .map_err(problem),

@@ -22,7 +22,7 @@ use crate::proto::tartan_move::Action;
 /// Tartan's adapter.
 pub struct Tartan;
 
-const FIELD: &str = "position.tartan";
+const STATE_FIELD: &str = "position.tartan";
 const MOVE: &str = "move.tartan";
 
 /// Reads a cell name; errors name the field.
@@ -75,16 +75,16 @@ impl Adapter for Tartan {
     fn read_message(variant: &str, m: &proto::TartanPosition) -> Result<Self::Position, Status> {
         let variant = catalog::lookup_variant::<engine::Tartan>(variant)
             .map_err(|e| errors::variant("position.variant", &e))?;
-        let phase = match convert::known_value(&format!("{FIELD}.phase"), m.phase)? {
+        let phase = match convert::known_value(&format!("{STATE_FIELD}.phase"), m.phase)? {
             proto::TartanPhase::Placement => Phase::Placement,
             proto::TartanPhase::Play => Phase::Play,
             proto::TartanPhase::Unspecified => {
-                return Err(errors::missing(&format!("{FIELD}.phase")))
+                return Err(errors::missing(&format!("{STATE_FIELD}.phase")))
             }
         };
         let mut stacks = Vec::new();
         for (i, s) in m.stacks.iter().enumerate() {
-            let f = format!("{FIELD}.stacks[{i}]");
+            let f = format!("{STATE_FIELD}.stacks[{i}]");
             stacks.push(Stack {
                 cell: cell(&format!("{f}.cell"), &s.cell)?,
                 owner: convert::required_side(&format!("{f}.owner"), s.owner)?,
@@ -93,7 +93,7 @@ impl Adapter for Tartan {
         }
         let mut counts = Vec::with_capacity(m.history.len());
         for (i, r) in m.history.iter().enumerate() {
-            let f = format!("{FIELD}.history[{i}]");
+            let f = format!("{STATE_FIELD}.history[{i}]");
             let h = hash(&format!("{f}.hash"), &r.hash)?;
             if r.count == 0 {
                 return Err(Status::invalid_argument(format!(
@@ -107,19 +107,22 @@ impl Adapter for Tartan {
             phase,
             stacks,
             bishops: [
-                bishop(&format!("{FIELD}.bishop_first"), &m.bishop_first)?,
-                bishop(&format!("{FIELD}.bishop_second"), &m.bishop_second)?,
+                bishop(&format!("{STATE_FIELD}.bishop_first"), &m.bishop_first)?,
+                bishop(&format!("{STATE_FIELD}.bishop_second"), &m.bishop_second)?,
             ],
             tokens: [
-                count(&format!("{FIELD}.tokens_first"), m.tokens_first)?,
-                count(&format!("{FIELD}.tokens_second"), m.tokens_second)?,
+                count(&format!("{STATE_FIELD}.tokens_first"), m.tokens_first)?,
+                count(&format!("{STATE_FIELD}.tokens_second"), m.tokens_second)?,
             ],
-            quiet_turns: count(&format!("{FIELD}.quiet_turns"), m.quiet_turns)?,
-            side_to_move: convert::required_side(&format!("{FIELD}.side_to_move"), m.side_to_move)?,
+            quiet_turns: count(&format!("{STATE_FIELD}.quiet_turns"), m.quiet_turns)?,
+            side_to_move: convert::required_side(
+                &format!("{STATE_FIELD}.side_to_move"),
+                m.side_to_move,
+            )?,
             history,
         };
         engine::Tartan::from_setup(variant, &setup)
-            .map_err(|e| Status::invalid_argument(format!("{FIELD}: {e}")))
+            .map_err(|e| Status::invalid_argument(format!("{STATE_FIELD}: {e}")))
     }
 
     fn write_message(position: &Self::Position) -> State {

@@ -13,7 +13,8 @@ use caber_engine::{MoveError, Player};
 use tonic::Status;
 
 use super::{
-    move_owner, Adapter, Game, Matches, PerftJob, PlayoutsJob, Reviewing, SearcherChoice, SolveJob,
+    move_owner, Adapter, Matches, PerftJob, PlayoutsJob, Reviewing, SearcherChoice, ServedGame,
+    SolveJob,
 };
 use crate::convert;
 use crate::errors;
@@ -29,11 +30,11 @@ use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
 /// The RPCs of the game of adapter `A`.
-pub struct Registered<A>(PhantomData<A>);
+pub struct Served<A>(PhantomData<A>);
 
-impl<A> Registered<A> {
+impl<A> Served<A> {
     /// The registry's entry of `A`.
-    pub const NEW: Self = Registered(PhantomData);
+    pub const NEW: Self = Served(PhantomData);
 }
 
 type Move<A> = <<A as Adapter>::Position as Playable>::Move;
@@ -210,7 +211,7 @@ fn move_review<A: Adapter>(
     }
 }
 
-impl<A: Adapter> Game for Registered<A> {
+impl<A: Adapter> ServedGame for Served<A> {
     fn name(&self) -> &'static str {
         A::Position::GAME
     }
