@@ -152,6 +152,19 @@ smoke_ListGames() {
     request='{}'
     want='{"tablut", "almatafl", "schotten-totten", "tartan"} <= {g["name"] for g in m["games"]}'
 }
+# Every game ListGames lists, whatever they are: each variant's start has
+# legal moves.
+for game in $(g "$addr" caber.v1.GameEngine/ListGames |
+    python3 -c 'import json, sys; [print(g["name"]) for g in json.load(sys.stdin)["games"]]'); do
+    for variant in $(g -d "{}" "$addr" caber.v1.GameEngine/ListGames |
+        python3 -c 'import json, sys; [print(v["name"]) for g in json.load(sys.stdin)["games"] if g["name"] == sys.argv[1] for v in g["variants"]]' "$game"); do
+        count=$(g -d "{\"position\":{\"game\":\"$game\",\"variant\":\"$variant\"}}" "$addr" caber.v1.GameEngine/LegalMoves |
+            python3 -c 'import json, sys; print(len(json.load(sys.stdin).get("moves", [])))') ||
+            fail "LegalMoves of the $game $variant start"
+        [ "$count" -gt 0 ] || fail "the $game $variant start has no legal move"
+    done
+    ok "$game: every variant's start has legal moves"
+done
 smoke_NewGame() {
     request='{"game":"tablut","variant":"bga"}'
     want='m["position"]["text"].startswith("3bbb3/")'
@@ -195,6 +208,14 @@ smoke_Solve() {
 smoke_Render() {
     request="{\"position\":$tablut,\"lastMove\":\"d1-d3\"}"
     want='m["svg"].startswith("<svg")'
+}
+smoke_Playouts() {
+    request="{\"position\":$tablut,\"movetimeMs\":100}"
+    want='int(m["games"]) >= 1 and int(m["plies"]) > int(m["games"])'
+}
+smoke_Replay() {
+    request="{\"record\":\"[Game \\\"tablut\\\"]\\n\\n1. d1-d3\\n\"}"
+    want='m["moves"][0]["move"]["text"] == "d1-d3" and m["start"]["text"].startswith("3bbb3/")'
 }
 smoke_PlayMatch() {
     request='{"game":"schotten-totten","games":1,"playerA":"greedy","playerB":"random","iterations":10}'

@@ -34,23 +34,20 @@ from datetime import date
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
 
-PERFECT = [
-    ("tablut", "bga"),
-    ("tablut", "bga-corners"),
-    ("tablut", "ashton"),
-    ("tablut", "linnaeus"),
-    ("almatafl", "standard"),
-    ("tartan", "standard"),
-]
-PLAYOUTS = PERFECT + [("schotten-totten", "classic")]
+# The games and variants come from `caber games --json` (every game the
+# binary serves); these only tune what is measured of some of them.
 # Ludii's uniformly random games per second on a quiet 2-core machine (issue 15).
 LUDII = {("tablut", "linnaeus"): (831, 961), ("almatafl", "standard"): (408, 460)}
-SEARCHES = [
-    ("tablut", "ashton", 8),
-    ("tablut", "linnaeus", 7),
-    ("almatafl", "standard", 6),
-    ("tartan", "standard", 10),
-]
+# The depth of the search timed from each variant's start, where the default
+# (SEARCH_DEPTH, from the default variant of every game searched by depth)
+# would be too short or too long to say much.
+SEARCH_DEPTHS = {
+    ("tablut", "ashton"): 8,
+    ("tablut", "linnaeus"): 7,
+    ("almatafl", "standard"): 6,
+    ("tartan", "standard"): 10,
+}
+SEARCH_DEPTH = 5
 
 
 def caber(binary, *args):
@@ -72,12 +69,48 @@ def last_json(text):
     return json.loads(text.strip().splitlines()[-1])
 
 
-def playouts(binary, seconds):
+def games(binary):
+    """What `caber games --json` lists: every game the binary serves."""
+    out, _, _ = caber(binary, "games", "--json")
+    return last_json(out)["games"]
+
+
+def variants(listed):
+    """(game, variant) of every variant of every listed game."""
+    return [(g["name"], v) for g in listed for v in g["variants"]]
+
+
+def search_runs(listed):
+    """(game, variant, depth) of the searches timed: SEARCH_DEPTHS, and the
+    default variant of every other game whose default searcher searches by
+    depth (alpha-beta)."""
+    runs = [(g, v, d) for (g, v), d in SEARCH_DEPTHS.items()]
+    for g in listed:
+        searched = {game for game, _, _ in runs}
+        if g["default_searcher"] == "alphabeta" and g["name"] not in searched:
+            runs.append((g["name"], g["default_variant"], SEARCH_DEPTH))
+    return runs
+
+
+def match_plays(listed):
+    """(game, variant, A, B): the default engine of every variant against the
+    baseline: plain UCT where the game has it, else its other searcher."""
+    plays = []
+    for g in listed:
+        if "uct-baseline" in g["aliases"]:
+            baseline = "uct-baseline"
+        else:
+            baseline = next(s for s in g["searchers"] if s != g["default_searcher"])
+        plays += [(g["name"], v, "default", baseline) for v in g["variants"]]
+    return plays
+
+
+def playouts(binary, listed, seconds):
     rows = [
         "| game | variant | random games/s | moves/s | mean length | x Ludii (quiet machine) |",
         "| --- | --- | ---: | ---: | ---: | ---: |",
     ]
-    for game, variant in PLAYOUTS:
+    for game, variant in variants(listed):
         out, _, _ = caber(
             binary, "--game", game, "--variant", variant,
             "bench", "playouts", "--seconds", str(seconds), "--json",
@@ -108,12 +141,12 @@ def perft(binary):
     ]
 
 
-def searches(binary):
+def searches(binary, listed):
     rows = [
         "| search from the start | depth | threads | nodes | nodes/s | time to depth, s |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for game, variant, depth in SEARCHES:
+    for game, variant, depth in search_runs(listed):
         for threads in (1, 2):
             out, _, _ = caber(
                 binary, "--game", game, "--variant", variant, "best",
@@ -127,15 +160,12 @@ def searches(binary):
     return rows
 
 
-def matches(binary, games, movetime):
+def matches(binary, listed, games, movetime):
     rows = [
         "| game | variant | A | B | games | A's score | Elo (95%) |",
         "| --- | --- | --- | --- | ---: | ---: | --- |",
     ]
-    plays = [(g, v, "default", "uct-baseline") for g, v in PERFECT] + [
-        ("schotten-totten", v, "ismcts", "greedy") for v in ("classic", "tactics", "expert")
-    ]
-    for game, variant, a, b in plays:
+    for game, variant, a, b in match_plays(listed):
         out, _, _ = caber(
             binary, "--game", game, "--variant", variant, "match",
             "--a", a, "--b", b, "--games", str(games), "--movetime", str(movetime),
@@ -173,14 +203,15 @@ def main():
     args = parser.parse_args()
     when = f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores"
     lines = [f"Measured {when} by `python3 scripts/benchmarks.py --seconds {args.seconds:g}`.", ""]
-    lines += playouts(args.binary, args.seconds) + [""]
+    listed = games(args.binary)
+    lines += playouts(args.binary, listed, args.seconds) + [""]
     lines += perft(args.binary) + [""]
-    lines += searches(args.binary)
+    lines += searches(args.binary, listed)
     with open(README) as f:
         text = f.read()
     text = replace(text, "benchmarks", lines)
     if args.match_games > 0:
-        rows = matches(args.binary, args.match_games, args.match_movetime)
+        rows = matches(args.binary, listed, args.match_games, args.match_movetime)
         head = (
             f"Played {when} by `python3 scripts/benchmarks.py --match-games "
             f"{args.match_games} --match-movetime {args.match_movetime}`."

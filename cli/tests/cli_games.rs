@@ -277,16 +277,28 @@ fn match_stops_by_sprt_and_plays_an_engine_command() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `bench playouts` plays random games of every game on one thread and
-/// reports rates that follow from its counts; a bad variant is refused.
+/// `bench playouts` plays random games of every variant of every game
+/// `caber games` lists on one thread and reports rates that follow from its
+/// counts; a bad variant is refused.
 #[test]
 fn bench_playouts_reports_random_games_per_second() {
-    for (game, variant) in [
-        ("tablut", "ashton"),
-        ("almatafl", "standard"),
-        ("tartan", "standard"),
-        ("schotten-totten", "tactics"),
-    ] {
+    let listed = json(&["games", "--json"]);
+    let every: Vec<(String, String)> = listed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| {
+            let name = g["name"].as_str().unwrap().to_string();
+            g["variants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |v| (name.clone(), v.as_str().unwrap().to_string()))
+        })
+        .collect();
+    assert!(every.len() >= 9, "{every:?}");
+    for (game, variant) in &every {
+        let (game, variant) = (game.as_str(), variant.as_str());
         let v = json(&[
             "--game",
             game,

@@ -372,3 +372,56 @@ async fn finished_games_follow_one_rule(
         "Apply",
     );
 }
+
+/// Every game arm of the API's `Position.state` and `Move.kind` oneofs (all
+/// but `text`) has a registered owner: a game added to the proto but not to
+/// the registry (its adapter's `mod` line and registry line forgotten) fails
+/// here, not in a client's call.
+#[test]
+fn every_game_arm_of_the_proto_has_a_registered_owner() {
+    use prost::Message;
+    use prost_reflect::{DescriptorPool, DynamicMessage, Value};
+    let pool = DescriptorPool::decode(caber_service::proto::FILE_DESCRIPTOR_SET)
+        .expect("the compiled-in descriptors");
+    let mut arms = Vec::new();
+    for (message, oneof) in [("caber.v1.Position", "state"), ("caber.v1.Move", "kind")] {
+        let descriptor = pool.get_message_by_name(message).expect(message);
+        let oneof = descriptor
+            .oneofs()
+            .find(|o| o.name() == oneof)
+            .expect("the oneof");
+        for field in oneof.fields().filter(|f| f.name() != "text") {
+            let inner = field.kind();
+            let inner = inner.as_message().expect("a game's message");
+            let mut dynamic = DynamicMessage::new(descriptor.clone());
+            dynamic.set_field(&field, Value::Message(DynamicMessage::new(inner.clone())));
+            let bytes = dynamic.encode_to_vec();
+            let owners: Vec<&str> = if message == "caber.v1.Position" {
+                let position = proto::Position::decode(bytes.as_slice()).unwrap();
+                let state = position.state.expect("the arm set");
+                games::registry()
+                    .iter()
+                    .filter(|g| g.owns_state(&state))
+                    .map(|g| g.name())
+                    .collect()
+            } else {
+                let mv = proto::Move::decode(bytes.as_slice()).unwrap();
+                let kind = mv.kind.expect("the arm set");
+                games::registry()
+                    .iter()
+                    .filter(|g| g.owns_move(&kind))
+                    .map(|g| g.name())
+                    .collect()
+            };
+            assert_eq!(
+                owners.len(),
+                1,
+                "{message}.{}: owners {owners:?}",
+                field.name()
+            );
+            arms.push(field.name().to_string());
+        }
+    }
+    // Each registered game owns one arm of each.
+    assert_eq!(arms.len(), 2 * games::registry().len(), "{arms:?}");
+}
