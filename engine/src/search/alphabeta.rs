@@ -95,18 +95,35 @@ pub struct AlphaBeta<G: Game, E> {
     reductions: bool,
 }
 
-/// One thread's own search state: move ordering, the path and buffers.
+/// What one ply of the path keeps: its buffers, reused across the search
+/// (taken out of the worker while the ply is searched, put back once).
+struct Frame<M> {
+    /// The node's moves.
+    moves: Vec<M>,
+    /// (ordering score, index into `moves`).
+    order: Vec<(i32, usize)>,
+    /// The best line found from the node (a row of the triangular PV table).
+    pv: Vec<M>,
+}
+
+impl<M> Default for Frame<M> {
+    fn default() -> Self {
+        Frame {
+            moves: Vec::new(),
+            order: Vec::new(),
+            pv: Vec::new(),
+        }
+    }
+}
+
+/// One thread's own search state: move ordering, the path and a frame per ply.
 struct Worker<G: Game> {
     killers: Killers<G::Move>,
     history: HistoryTable,
     /// The repetition history of the game and the current path.
     path: History,
-    /// Per-ply move buffers, reused across the search.
-    moves: Vec<Vec<G::Move>>,
-    /// Per-ply ordering buffers: (ordering score, index into the move buffer).
-    order: Vec<Vec<(i32, usize)>>,
-    /// Triangular principal-variation table.
-    pv: Vec<Vec<G::Move>>,
+    /// One frame per ply from the root.
+    frames: Vec<Frame<G::Move>>,
 }
 
 impl<G: Game> Worker<G> {
@@ -116,9 +133,7 @@ impl<G: Game> Worker<G> {
             killers: Killers::new(plies),
             history: HistoryTable::new(),
             path: History::new(),
-            moves: (0..plies).map(|_| Vec::new()).collect(),
-            order: (0..plies).map(|_| Vec::new()).collect(),
-            pv: (0..plies).map(|_| Vec::new()).collect(),
+            frames: (0..plies).map(|_| Frame::default()).collect(),
         }
     }
 
@@ -468,14 +483,7 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         for i in first..roots.len() {
             let child = pos.play_unchecked(&roots[i].mv);
             self.w.path.enter(pos, &child);
-            let mut v = if i == first {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run)
-            } else {
-                -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false, run)
-            };
-            if i != first && v > alpha && v < beta && !run.clock.stopped() {
-                v = -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, run);
-            }
+            let v = self.child_value(&child, depth, 1, (alpha, beta), i == first, true, 0, run);
             self.w.path.leave();
             if run.clock.stopped() {
                 return Err(best_exact.map(|b| RootMove {
@@ -495,10 +503,50 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
                 r.value = v;
                 r.pv.clear();
                 r.pv.push(r.mv);
-                r.pv.extend(self.w.pv[1].iter().cloned());
+                r.pv.extend(self.w.frames[1].pv.iter().cloned());
             }
         }
         Ok(best_value)
+    }
+
+    /// The value of `child`, a child of the node being searched at `ply - 1`
+    /// within `window` (that node's alpha and beta) to `depth` (that node's
+    /// depth), by principal variation search: the first move (`first`) with
+    /// the full window; a later one with a null window, at `reduction` plies
+    /// less (late-move reduction), searched again at full depth if it beats
+    /// alpha, and with the full window in a PV node if it lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn child_value(
+        &mut self,
+        child: &G,
+        depth: u32,
+        ply: u32,
+        (alpha, beta): (i32, i32),
+        first: bool,
+        pv_node: bool,
+        reduction: u32,
+        run: &mut Run<'_, '_, G::Move>,
+    ) -> i32 {
+        if first {
+            return -self.negamax(child, depth - 1, ply, -beta, -alpha, pv_node, run);
+        }
+        let null = (-alpha - 1, -alpha);
+        let mut v = -self.negamax(
+            child,
+            depth - 1 - reduction,
+            ply,
+            null.0,
+            null.1,
+            false,
+            run,
+        );
+        if reduction > 0 && v > alpha && !run.clock.stopped() {
+            v = -self.negamax(child, depth - 1, ply, null.0, null.1, false, run);
+        }
+        if pv_node && v > alpha && v < beta && !run.clock.stopped() {
+            v = -self.negamax(child, depth - 1, ply, -beta, -alpha, true, run);
+        }
+        v
     }
 
     /// Negamax value of `pos` from its side to move, `ply` plies from the root,
@@ -510,12 +558,13 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         pos: &G,
         depth: u32,
         ply: u32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         pv_node: bool,
         run: &mut Run<'_, '_, G::Move>,
     ) -> i32 {
-        self.w.pv[ply as usize].clear();
+        let p = ply as usize;
+        self.w.frames[p].pv.clear();
         if !run.clock.tick() {
             return 0;
         }
@@ -523,21 +572,37 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             run.report();
         }
         run.seldepth = run.seldepth.max(ply);
-        let p = ply as usize;
-        let mut moves = std::mem::take(&mut self.w.moves[p]);
         if depth == 0 || ply >= MAX_DEPTH {
-            self.w.moves[p] = moves;
             return self.quiesce(pos, ply, alpha, beta, QUIESCENCE_PLIES, run);
         }
-        if let Some(outcome) = self.w.path.turn(pos, &mut moves) {
-            self.w.moves[p] = moves;
+        let mut frame = std::mem::take(&mut self.w.frames[p]);
+        let value = self.node(&mut frame, pos, depth, ply, alpha, beta, pv_node, run);
+        self.w.frames[p] = frame;
+        value
+    }
+
+    /// The body of [`Thread::negamax`] at an inner node, in the ply's frame.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        frame: &mut Frame<G::Move>,
+        pos: &G,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+        run: &mut Run<'_, '_, G::Move>,
+    ) -> i32 {
+        let p = ply as usize;
+        let Frame { moves, order, pv } = frame;
+        if let Some(outcome) = self.w.path.turn(pos, moves) {
             return terminal_value(outcome, pos.side_to_move(), ply);
         }
         // Mate-distance pruning: no result here beats a win next ply or a loss now.
         alpha = alpha.max(-(MATE - ply as i32));
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
-            self.w.moves[p] = moves;
             return alpha;
         }
         let alpha_orig = alpha;
@@ -552,14 +617,12 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
                     Bound::Upper => e.value <= alpha,
                 };
                 if usable {
-                    self.w.moves[p] = moves;
                     return e.value;
                 }
             }
         }
 
         let side = pos.side_to_move();
-        let mut order = std::mem::take(&mut self.w.order[p]);
         order.clear();
         for (i, mv) in moves.iter().enumerate() {
             let score = if i == usize::from(tt_move) {
@@ -607,29 +670,18 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             } else {
                 0
             };
-            let mut v = if n == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, pv_node, run)
-            } else {
-                -self.negamax(
-                    &child,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    false,
-                    run,
-                )
-            };
-            if reduction > 0 && v > alpha && !run.clock.stopped() {
-                v = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, false, run);
-            }
-            if n > 0 && pv_node && v > alpha && v < beta && !run.clock.stopped() {
-                v = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, true, run);
-            }
+            let v = self.child_value(
+                &child,
+                depth,
+                ply + 1,
+                (alpha, beta),
+                n == 0,
+                pv_node,
+                reduction,
+                run,
+            );
             self.w.path.leave();
             if run.clock.stopped() {
-                self.w.moves[p] = moves;
-                self.w.order[p] = order;
                 return 0;
             }
             if v > best {
@@ -638,11 +690,9 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
                 if v > alpha {
                     alpha = v;
                     if pv_node {
-                        let (head, tail) = self.w.pv.split_at_mut(p + 1);
-                        let line = &mut head[p];
-                        line.clear();
-                        line.push(moves[idx]);
-                        line.extend(tail[0].iter().cloned());
+                        pv.clear();
+                        pv.push(moves[idx]);
+                        pv.extend(self.w.frames[p + 1].pv.iter().cloned());
                     }
                     if alpha >= beta {
                         if idx != usize::from(tt_move) {
@@ -670,8 +720,6 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             _ => u16::try_from(best_idx).unwrap_or(NO_MOVE),
         };
         self.tt.store(key, ply, depth, bound, best, mv);
-        self.w.moves[p] = moves;
-        self.w.order[p] = order;
         best
     }
 }
@@ -710,8 +758,8 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
         }
         alpha = alpha.max(best);
         let p = ply as usize;
-        let mut moves = std::mem::take(&mut self.w.moves[p]);
-        let mut order = std::mem::take(&mut self.w.order[p]);
+        let mut frame = std::mem::take(&mut self.w.frames[p]);
+        let Frame { moves, order, .. } = &mut frame;
         moves.clear();
         order.clear();
         // The hinted moves, most urgent first; a threatened side with none
@@ -728,7 +776,7 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
             order.extend((0..moves.len()).map(|i| (0, i)));
         }
         order.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
-        for &(_, i) in &order {
+        for &(_, i) in order.iter() {
             let mv = &moves[i];
             if !run.clock.tick() {
                 break;
@@ -748,8 +796,7 @@ impl<G: Game, E: Evaluator<G>> Thread<'_, G, E> {
                 }
             }
         }
-        self.w.moves[p] = moves;
-        self.w.order[p] = order;
+        self.w.frames[p] = frame;
         if run.clock.stopped() {
             0
         } else {
