@@ -389,8 +389,8 @@ mod tests {
             Some("e4-e5")
         );
         assert_eq!(
-            move_of(r#"{"move":"p:G5@3 d:clan","depth":2}"#).as_deref(),
-            Some("p:G5@3 d:clan")
+            move_of(r#"{"move":"p:G5@3/d:clan","depth":2}"#).as_deref(),
+            Some("p:G5@3/d:clan")
         );
         assert_eq!(move_of("nothing"), None);
     }

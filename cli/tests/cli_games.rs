@@ -343,3 +343,88 @@ fn bench_playouts_reports_random_games_per_second() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nosuch"));
 }
+
+/// Every Schotten Totten move is one token, so a whole game of any variant
+/// (claims and tactic cards included) replays from `--seed` and `--moves`:
+/// random games recorded by `match`, given back move by move, end with the
+/// recorded result.
+#[test]
+fn schotten_totten_games_replay_from_seed_and_moves() {
+    let dir = std::env::temp_dir().join(format!("caber-st-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let records = dir.to_str().unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for variant in ["classic", "tactics", "expert"] {
+        let args = [
+            "--game",
+            "schotten-totten",
+            "--variant",
+            variant,
+            "--seed",
+            "5",
+            "match",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--records",
+            records,
+            "--json",
+        ];
+        json(&args);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let tag = |name: &str| {
+                let start = format!("[{name} \"");
+                let line = text.lines().find(|l| l.starts_with(&start)).unwrap();
+                line[start.len()..line.len() - 2].to_string()
+            };
+            let moves: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split_once(". ").map(|(_, m)| m))
+                .collect();
+            for m in &moves {
+                assert!(!m.contains(' '), "{}: {m:?}", path.display());
+                seen.insert(m.split(['@', ':', '/']).nth(1).unwrap_or("").to_string());
+                seen.extend(
+                    m.split('/')
+                        .filter(|p| p.starts_with("c:"))
+                        .map(|_| "claim".to_string()),
+                );
+            }
+            let seed = tag("Seed");
+            let replayed = json(&[
+                "--game",
+                "schotten-totten",
+                "--variant",
+                &tag("Variant"),
+                "--seed",
+                &seed,
+                "--moves",
+                &moves.join(" "),
+                "new",
+                "--json",
+            ]);
+            assert!(
+                replayed["outcome"].is_object(),
+                "{}: not over",
+                path.display()
+            );
+            let winner = replayed["outcome"]["winner"].as_str().unwrap_or("");
+            let expected = match tag("Result").as_str() {
+                "1-0" => "first",
+                "0-1" => "second",
+                _ => "",
+            };
+            assert_eq!(winner, expected, "{}: {replayed}", path.display());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    // Claims and tactic cards were among the moves replayed.
+    for kind in ["claim", "RECRUITER", "TRAITOR", "MUD"] {
+        assert!(seen.contains(kind), "no {kind} in {seen:?}");
+    }
+}

@@ -21,10 +21,12 @@
 //! 1 tactic cards (the split is chosen at once, a *decision*) and leaves the
 //! phase at "return"; the same player then moves `r:G5,SPY` (with the claims
 //! in the non-expert variants), and the turn ends without a draw. Unable to
-//! play, a player discards a tactic card (`x:SPY d:clan`) or passes (`pass`),
+//! play, a player discards a tactic card (`x:SPY/d:clan`) or passes (`pass`),
 //! and may still claim.
 //!
-//! Move notation, parts separated by spaces, stones 1..9 left to right:
+//! Move notation: one token without spaces, its parts joined by `/` (parts
+//! separated by spaces, the older form, are still read); stones 1..9 left to
+//! right:
 //! - `p:G5@3` play a clan card or elite troop (`p:JOKER@3`) on your side of
 //!   stone 3, or a combat mode on stone 3 (`p:MUD@3`, `p:BLIND@3`);
 //! - `p:RECRUITER:1+2`, `p:STRATEGIST:G5@3>5` (or `>x` to discard),
@@ -33,8 +35,8 @@
 //! - `c:3,4` claims stones 3 and 4; `d:clan` / `d:tactic` the draw (may be
 //!   left out when there is a single choice).
 //!
-//! Parts may come in any order; moves are written card first (`p:G9@1 c:1,2
-//! d:clan`), or claims first in `expert` (`c:2 p:G9@1 d:clan`).
+//! Parts may come in any order; moves are written card first
+//! (`p:G9@1/c:1,2/d:clan`), or claims first in `expert` (`c:2/p:G9@1/d:clan`).
 //!
 //! Cards: colour letter (G green, B blue, R red, Y yellow, P purple, K pink)
 //! and rank (`G5`), tactic cards `JOKER SPY SHIELD BLIND MUD RECRUITER
@@ -166,7 +168,8 @@ decks as sizes); stones st: as first-side:modes:second-side:claim separated by '
 G5 (colour G B R Y P K + rank) or JOKER SPY SHIELD BLIND MUD RECRUITER STRATEGIST BANSHEE TRAITOR";
 
 /// A short help on the move notation (for `ListGames`).
-pub const MOVE_HELP: &str = "parts separated by spaces: p:G5@3 (play on stone 3), \
+pub const MOVE_HELP: &str = "one token, parts joined by '/' (e.g. p:G5@3/c:3/d:clan): \
+p:G5@3 (play on stone 3), \
 p:STRATEGIST:G5@3>5, p:BANSHEE:R2@4, p:TRAITOR:R2@4>6, p:RECRUITER:2+1 then r:G5,SPY, \
 x:SPY (discard), pass; c:3,4 (claim stones); d:clan or d:tactic (deck to draw from)";
 

@@ -49,7 +49,7 @@ pub fn move_text(board: &Board, mv: &Move) -> String {
         Some(Deck::Tactic) => parts.push("d:tactic".into()),
         None => {}
     }
-    parts.join(" ")
+    parts.join("/")
 }
 
 /// What a move plays, without the whole move: the card or tactic played,
@@ -204,12 +204,16 @@ fn parse_action(t: &str) -> Result<Action, NotationError> {
     Ok(Action::Play { card, stone })
 }
 
-/// Reads a move; a missing `d:` means the only draw choice (if any).
+/// Reads a move, its parts joined by `/` (as written) or by spaces (the
+/// older form, still read); a missing `d:` means the only draw choice (if any).
 pub fn parse_move(board: &Board, deck_len: [usize; 2], text: &str) -> Result<Move, NotationError> {
     let mut claims = None;
     let mut action = None;
     let mut draw = None;
-    for tok in text.split_whitespace() {
+    for tok in text
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .filter(|t| !t.is_empty())
+    {
         if let Some(c) = tok.strip_prefix("c:") {
             let mut set = 0u16;
             for s in c.split(',').filter(|s| !s.is_empty()) {

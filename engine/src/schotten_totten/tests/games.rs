@@ -62,9 +62,18 @@ fn random_game(variant: Variant, seed: u64) -> (FullState, bool) {
                 assert!(v.legal_moves().is_empty());
             }
         }
+        // Every move is one token that reads back; the older form, its
+        // parts separated by spaces, reads the same.
+        for m in &moves {
+            let mt = s.move_to_text(m);
+            assert!(
+                !mt.is_empty() && !mt.contains(char::is_whitespace),
+                "{mt:?}"
+            );
+            assert_eq!(s.parse_move(&mt).as_ref(), Ok(m), "move text {mt}");
+            assert_eq!(s.parse_move(&mt.replace('/', " ")).as_ref(), Ok(m), "{mt}");
+        }
         let m = *moves.choose(&mut rng).expect("a move");
-        let mt = s.move_to_text(&m);
-        assert_eq!(s.parse_move(&mt), Ok(m), "move text {mt}");
         let view_after = s.view(me).play(&m).expect("the viewer's move on its view");
         s = s.play(&m).expect("a generated move is legal");
         let full_view = s.view(me);

@@ -133,7 +133,7 @@ const DOC_VIEW: &str = "view:2 turn:2 pass:0 tc:0,0 st::::-/:::-/:::-/:::-/:::-/
 #[test]
 fn documented_examples() {
     let mut s = FullState::start(Variant::Classic, 42);
-    for text in ["p:R3@6", "p:G9@6 d:clan", "p:G6@6 d:clan"] {
+    for text in ["p:R3@6", "p:G9@6/d:clan", "p:G6@6/d:clan"] {
         s = play(s, text);
     }
     assert_eq!(s.to_notation(), DOC_FULL);
@@ -157,7 +157,7 @@ fn moves_on_a_view() {
     let v = s.view(ONE);
     let first = v.hand()[0];
     let m = v
-        .parse_move(&format!("p:{first}@1 d:clan"))
+        .parse_move(&format!("p:{first}@1/d:clan"))
         .expect("a move");
     let after = v.clone().play(&m).expect("the viewer's own move");
     // The drawn card is unknown to the view until the referee reveals it.
@@ -179,7 +179,7 @@ fn moves_on_a_view() {
     assert_eq!(full.view(ONE).board(), after.board());
     // A move the viewer cannot make is refused with the view handed back.
     let v2 = full.view(TWO);
-    let bad = v2.parse_move("p:JOKER@1 d:clan").expect("well formed");
+    let bad = v2.parse_move("p:JOKER@1/d:clan").expect("well formed");
     let back = v2.clone().play(&bad).expect_err("no Joker in hand");
     assert_eq!(back.position, v2);
 }

@@ -198,16 +198,16 @@ fn mud_fight_makes_complete_sides_incomplete() {
     let s = valid(&s);
     assert_eq!(s.board().stones[0].first, Some(ONE));
     assert!(claimable(&s, ONE, 0));
-    let s = play(s, "p:MUD@1 d:clan");
+    let s = play(s, "p:MUD@1/d:clan");
     let st = &s.board().stones[0];
     assert!(st.mud && !st.complete(ONE) && !st.complete(TWO));
     assert_eq!(st.first, None);
     assert!(!claimable(&s, ONE, 0));
     assert_eq!(s.board().tactics_played, [1, 0]);
     // The mud stone takes a fourth card; the claim move of that turn is refused.
-    let refused = s.clone().play(&mv(&s, "p:G2@1 c:1 d:clan"));
+    let refused = s.clone().play(&mv(&s, "p:G2@1/c:1/d:clan"));
     assert!(refused.is_err());
-    let s = play(s, "p:G2@1 d:clan");
+    let s = play(s, "p:G2@1/d:clan");
     assert_eq!(s.board().stones[0].first, None, "only one side is complete");
     assert!(s.board().stones[0].complete(TWO));
 }

@@ -118,10 +118,10 @@ fn search_takes_a_winning_claim() {
         st::search::searcher().search(&s.view(ONE), &ismcts_limits(50, 1), &stop, &mut |_| {});
     assert_eq!(info.score(), Some(crate::search::Score::Mate(1)));
     let best = info.best_move().copied().expect("a move");
-    assert_eq!(s.move_to_text(&best), "p:P3@3 c:3 d:clan");
+    assert_eq!(s.move_to_text(&best), "p:P3@3/c:3/d:clan");
     // The greedy player finds it too.
     let g = st::players::greedy_player(&s.view(ONE)).expect("a move");
-    assert_eq!(s.move_to_text(&g), "p:P3@3 c:3 d:clan");
+    assert_eq!(s.move_to_text(&g), "p:P3@3/c:3/d:clan");
     let after = s.play(&best).expect("legal");
     assert_eq!(
         after.outcome().map(|o| o.result),

@@ -121,8 +121,8 @@ fn svg_of_a_game_marks_the_stones_played_on_and_claimed() {
     hand(&mut s, ONE, "B5 B6");
     hand(&mut s, TWO, "K2 K3");
     let s = valid(&s);
-    let m = mv(&s, "p:B5@2 c:1 d:clan");
-    let after = play(s, "p:B5@2 c:1 d:clan");
+    let m = mv(&s, "p:B5@2/c:1/d:clan");
+    let after = play(s, "p:B5@2/c:1/d:clan");
     for position in [
         Position::Full(after.clone()),
         Position::View(after.view(ONE)),
@@ -137,7 +137,7 @@ fn svg_of_a_game_marks_the_stones_played_on_and_claimed() {
         assert_eq!(count(&doc, &["last-move"]), 2);
         assert!(texts(&doc)
             .iter()
-            .any(|t| t == "last move: p:B5@2 c:1 d:clan"));
+            .any(|t| t == "last move: p:B5@2/c:1/d:clan"));
         let plain = position.svg(None);
         assert_eq!(count(&check_root(&plain).0, &["last-move"]), 0);
     }
@@ -192,8 +192,8 @@ fn svg_of_tactics_shows_modes_tactic_cards_and_who_completed_first() {
     }
     assert!(texts.iter().any(|t| t == "discard pile: BANSHEE"));
     // The Strategist moving R9 from stone 2 to stone 3 marks both stones.
-    let m = mv(&s, "p:STRATEGIST:R9@2>3 d:clan");
-    let after = Position::Full(play(s, "p:STRATEGIST:R9@2>3 d:clan"));
+    let m = mv(&s, "p:STRATEGIST:R9@2>3/d:clan");
+    let after = Position::Full(play(s, "p:STRATEGIST:R9@2>3/d:clan"));
     let svg = after.svg(Some(&m));
     check_cards(&after, &svg);
     assert_eq!(count(&check_root(&svg).0, &["last-move", "played"]), 2);

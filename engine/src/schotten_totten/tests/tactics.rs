@@ -84,7 +84,7 @@ fn recruiter_with_short_decks_and_known_cards_drawn_back() {
     assert_eq!(s.deck_len(Deck::Clan), 2);
     assert_eq!(s.view(ONE).deck_known[0], vec![(0, c("G2")), (1, c("G1"))]);
     // Second draws G1 from the top: first knows second holds it.
-    let s = play(s, "p:B1@1 d:clan");
+    let s = play(s, "p:B1@1/d:clan");
     assert_eq!(s.view(ONE).opp_known, vec![c("G1")]);
     assert_eq!(s.view(ONE).deck_known[0], vec![(0, c("G2"))]);
     assert!(s.to_notation().contains("h2:G1!"));
@@ -100,15 +100,15 @@ fn strategist_banshee_traitor() {
     hand(&mut s, ONE, "STRATEGIST BANSHEE TRAITOR");
     let s = valid(&s);
     let t = texts(&s);
-    assert!(t.contains(&"p:STRATEGIST:G5@3>5 d:clan".to_string()));
-    assert!(t.contains(&"p:STRATEGIST:G5@3>x d:tactic".to_string()));
+    assert!(t.contains(&"p:STRATEGIST:G5@3>5/d:clan".to_string()));
+    assert!(t.contains(&"p:STRATEGIST:G5@3>x/d:tactic".to_string()));
     assert!(
-        !t.contains(&"p:STRATEGIST:G5@3>3 d:clan".to_string()),
+        !t.contains(&"p:STRATEGIST:G5@3>3/d:clan".to_string()),
         "another stone"
     );
-    assert!(t.contains(&"p:BANSHEE:SPY@4 d:clan".to_string()));
+    assert!(t.contains(&"p:BANSHEE:SPY@4/d:clan".to_string()));
     assert!(
-        t.contains(&"p:TRAITOR:R2@4>4 d:clan".to_string()),
+        t.contains(&"p:TRAITOR:R2@4>4/d:clan".to_string()),
         "the same stone is allowed"
     );
     assert!(
@@ -118,17 +118,17 @@ fn strategist_banshee_traitor() {
     // 8 destinations + discard for Strategist; 2 targets for Banshee; 9 for Traitor; x2 draws.
     assert_eq!(t.len(), (9 + 2 + 9) * 2);
 
-    let a = play(s.clone(), "p:STRATEGIST:G5@3>5 d:clan");
+    let a = play(s.clone(), "p:STRATEGIST:G5@3>5/d:clan");
     assert!(a.board().stones[2].sides[0].is_empty());
     assert_eq!(a.board().stones[4].sides[0], vec![c("G5")]);
     assert_eq!(a.board().discard, vec![Card::STRATEGIST]);
     assert_eq!(a.board().tactics_played, [1, 1]);
-    let a = play(s.clone(), "p:STRATEGIST:G5@3>x d:clan");
+    let a = play(s.clone(), "p:STRATEGIST:G5@3>x/d:clan");
     assert_eq!(a.board().discard, vec![Card::STRATEGIST, c("G5")]);
-    let b = play(s.clone(), "p:BANSHEE:R2@4 d:clan");
+    let b = play(s.clone(), "p:BANSHEE:R2@4/d:clan");
     assert_eq!(b.board().stones[3].sides[1], vec![Card::SPY]);
     assert_eq!(b.board().discard, vec![Card::BANSHEE, c("R2")]);
-    let t = play(s.clone(), "p:TRAITOR:R2@4>6 d:clan");
+    let t = play(s.clone(), "p:TRAITOR:R2@4>6/d:clan");
     assert_eq!(t.board().stones[3].sides[1], vec![Card::SPY]);
     assert_eq!(t.board().stones[5].sides[0], vec![c("R2")]);
     assert_eq!(t.board().discard, vec![Card::TRAITOR]);
@@ -155,12 +155,12 @@ fn ruses_need_targets_and_removals_reset_completion() {
     assert!(claimable(&s, TWO, 0));
     // Banshee on B3: B1 B2 can at best tie again (B3 is seen, a Joker as B3
     // gives 6), so first may claim in the same turn.
-    assert!(texts(&s).contains(&"p:BANSHEE:B3@1 c:1 d:clan".to_string()));
-    let s = play(s, "p:BANSHEE:B3@1 d:clan");
+    assert!(texts(&s).contains(&"p:BANSHEE:B3@1/c:1/d:clan".to_string()));
+    let s = play(s, "p:BANSHEE:B3@1/d:clan");
     assert_eq!(s.board().stones[0].first, None);
     assert!(claimable(&s, ONE, 0));
     // Second completes again: now first completed first.
-    let s = play(s, "p:K3@1 d:clan");
+    let s = play(s, "p:K3@1/d:clan");
     assert_eq!(s.board().stones[0].first, Some(ONE));
     valid(&s);
 }
@@ -175,12 +175,12 @@ fn tactic_count_limit_and_one_joker() {
     let s = valid(&s);
     // First has played more tactic cards than second: no SPY.
     assert!(texts(&s).iter().all(|m| m.starts_with("p:G5@")));
-    let s = play(s, "p:G5@2 d:clan");
+    let s = play(s, "p:G5@2/d:clan");
     // Second may play its Joker (its own side has none) or the Shield-bearer.
     let t = texts(&s);
-    assert!(t.contains(&"p:JOKER@1 d:clan".to_string()));
-    assert!(t.contains(&"p:SHIELD@1 d:clan".to_string()));
-    let s = play(s, "p:SHIELD@1 d:clan");
+    assert!(t.contains(&"p:JOKER@1/d:clan".to_string()));
+    assert!(t.contains(&"p:SHIELD@1/d:clan".to_string()));
+    let s = play(s, "p:SHIELD@1/d:clan");
     assert_eq!(s.board().tactics_played, [1, 1]);
     // Counts equal: first may play the Spy again.
     assert!(texts(&s).iter().any(|m| m.starts_with("p:SPY@")));
@@ -192,8 +192,8 @@ fn tactic_count_limit_and_one_joker() {
     put(&mut j, Card::SPY, Loc::Discard);
     hand(&mut j, ONE, "JOKER");
     let j = valid(&j);
-    assert_eq!(texts(&j), vec!["x:JOKER d:clan", "x:JOKER d:tactic"]);
-    let j = play(j, "x:JOKER d:clan");
+    assert_eq!(texts(&j), vec!["x:JOKER/d:clan", "x:JOKER/d:tactic"]);
+    let j = play(j, "x:JOKER/d:clan");
     assert_eq!(j.board().tactics_played, [1, 1], "a discard is not a play");
     assert_eq!(j.board().passes, 1, "no card played, no claim");
     assert_eq!(j.hand(ONE).len(), 1, "the discard draws");
@@ -211,10 +211,10 @@ fn passing_ends_the_game() {
     }
     let s = valid(&s);
     // Empty hands and decks: pass, optionally claiming.
-    assert_eq!(texts(&s), vec!["pass c:1", "pass"]);
-    let s = play(s, "pass c:1");
+    assert_eq!(texts(&s), vec!["pass/c:1", "pass"]);
+    let s = play(s, "pass/c:1");
     assert_eq!(s.board().passes, 0, "a claim resets the count");
-    assert_eq!(texts(&s), vec!["pass c:2", "pass"]);
+    assert_eq!(texts(&s), vec!["pass/c:2", "pass"]);
     let s = play(s, "pass");
     assert_eq!(s.board().passes, 1);
     let s = play(s, "pass");
@@ -238,14 +238,14 @@ fn expert_claims_at_the_start_of_the_turn() {
         if variant == Variant::Expert {
             // Stone 2 was complete before the turn: claim it first; stone 1
             // completes with this card and must wait.
-            assert!(t.contains(&"c:2 p:G9@1 d:clan".to_string()));
+            assert!(t.contains(&"c:2/p:G9@1/d:clan".to_string()));
             assert!(!t.iter().any(|m| m.contains("c:1")));
-            let s = play(s, "c:2 p:G9@1 d:clan");
+            let s = play(s, "c:2/p:G9@1/d:clan");
             assert_eq!(s.board().stones[1].claimed, Some(ONE));
             assert_eq!(s.board().stones[0].claimed, None);
         } else {
-            assert!(t.contains(&"p:G9@1 c:1,2 d:clan".to_string()));
-            let s = play(s, "p:G9@1 c:1,2 d:tactic");
+            assert!(t.contains(&"p:G9@1/c:1,2/d:clan".to_string()));
+            let s = play(s, "p:G9@1/c:1,2/d:tactic");
             assert_eq!(s.board().stones[0].claimed, Some(ONE));
             assert!(s.hand(ONE)[0].is_tactic());
         }
@@ -269,7 +269,7 @@ fn three_adjacent_or_five_stones_win() {
     hand(&mut s, TWO, "K9");
     let s = valid(&s);
     assert!(s.outcome().is_none());
-    let s = play(s, "p:G9@5 c:3");
+    let s = play(s, "p:G9@5/c:3");
     assert_eq!(s.outcome().map(|o| o.reason), Some("three adjacent stones"));
 }
 
@@ -282,8 +282,8 @@ fn expert_claimed_stones_are_out_of_reach_in_the_same_turn() {
     let s = valid(&s);
     assert!(claimable(&s, ONE, 1), "P1 P2 reach P3 at best: 6 < 24");
     let t = texts(&s);
-    assert!(t.contains(&"p:BANSHEE:P1@2 d:clan".to_string()));
-    assert!(!t.iter().any(|m| m.starts_with("c:2 p:BANSHEE")), "{t:?}");
+    assert!(t.contains(&"p:BANSHEE:P1@2/d:clan".to_string()));
+    assert!(!t.iter().any(|m| m.starts_with("c:2/p:BANSHEE")), "{t:?}");
     // With the claim, no ruse has a target: the Banshee is discarded instead.
-    assert!(t.contains(&"c:2 x:BANSHEE d:clan".to_string()), "{t:?}");
+    assert!(t.contains(&"c:2/x:BANSHEE/d:clan".to_string()), "{t:?}");
 }
