@@ -36,6 +36,14 @@ async fn review(
     Ok(updates)
 }
 
+/// A Tartan game of two moves: red's Bishop steps away from the block
+/// that wins (B:D4-C4), and blue's Bishop wins.
+const MISSED_BLOCK: &str = "[Game \"tartan\"]\n\
+                            [Start \"play C4=r4,F6=b4 D4,G6 0,0 0 r -\"]\n\
+                            \n\
+                            1. B:D4-D3\n\
+                            2. B:G6-F6\n";
+
 /// Both Bishops stand next to their own Cathedral: red, to move, wins by
 /// stepping onto C4 but steps elsewhere, and blue wins: a blunder by red
 /// (from a won game to a lost one, the winning move named), then blue's
@@ -43,11 +51,7 @@ async fn review(
 #[tokio::test]
 async fn a_missed_block_is_a_blunder_and_the_summary_counts_it() {
     let mut client = start().await;
-    let record = "[Game \"tartan\"]\n\
-                  [Start \"play C4=r4,F6=b4 D4,G6 0,0 0 r -\"]\n\
-                  \n\
-                  1. B:D4-D3\n\
-                  2. B:G6-F6\n";
+    let record = MISSED_BLOCK;
     let updates = review(&mut client, record).await.unwrap();
     assert_eq!(updates.len(), 3, "two moves and the summary");
     let red = updates[0].r#move.as_ref().unwrap();
@@ -108,11 +112,7 @@ async fn a_game_from_the_start_gets_one_update_per_move() {
 #[tokio::test]
 async fn replay_steps_through_a_record() {
     let mut client = start().await;
-    let record = "[Game \"tartan\"]\n\
-                  [Start \"play C4=r4,F6=b4 D4,G6 0,0 0 r -\"]\n\
-                  \n\
-                  1. B:D4-D3\n\
-                  2. B:G6-F6\n";
+    let record = MISSED_BLOCK;
     let replay = client
         .replay(proto::ReplayRequest {
             record: record.into(),
