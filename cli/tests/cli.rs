@@ -473,3 +473,59 @@ fn best_and_analyze_take_a_searcher() {
         "{err}"
     );
 }
+
+/// Ctrl-C (SIGINT) on a long `analyze` ends it at once with the latest
+/// report as the final one: a best move, `stopped`, and why.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_analyze_with_its_final_report() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caber"))
+        .args([
+            "--game",
+            "tablut",
+            "analyze",
+            "--movetime",
+            "60000",
+            "--interval",
+            "50",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("caber runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // Wait for a progress report with a line, then interrupt.
+    loop {
+        let line = lines.next().expect("a report before the end").unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap();
+        if v["final"] == false && v["lines"].as_array().is_some_and(|l| !l.is_empty()) {
+            break;
+        }
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    let last: Value = serde_json::from_str(rest.last().expect("a final report")).unwrap();
+    assert_eq!(last["final"], true, "{last}");
+    assert_eq!(last["stopped"], true, "{last}");
+    assert!(
+        !last["lines"][0]["pv"][0].as_str().unwrap().is_empty(),
+        "{last}"
+    );
+    assert!(last.to_string().contains("stopped by Ctrl-C"), "{last}");
+}

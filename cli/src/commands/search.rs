@@ -1,5 +1,6 @@
 //! `caber eval`, `caber best` and `caber analyze`.
 
+use anyhow::Context;
 use caber_service::proto;
 
 use super::{required, status, Session};
@@ -75,7 +76,28 @@ pub async fn analyze(
         .map_err(status)?
         .into_inner();
     let spinner = progress::spinner("analysing", session.common.json);
-    while let Some(update) = stream.message().await.map_err(status)? {
+    // Ctrl-C ends the analysis with the latest report as its final one.
+    let interrupted = tokio::signal::ctrl_c();
+    tokio::pin!(interrupted);
+    let mut latest: Option<proto::AnalysisUpdate> = None;
+    loop {
+        let update = tokio::select! {
+            next = stream.message() => next.map_err(status)?,
+            _ = &mut interrupted => {
+                spinner.finish_and_clear();
+                let mut last = latest.context("stopped by Ctrl-C before the first report")?;
+                last.r#final = true;
+                let stats = last.stats.get_or_insert_with(Default::default);
+                stats.stopped = true;
+                stats.interrupted = "stopped by Ctrl-C: the best result so far".to_string();
+                output::analysis(&last, session.common.json);
+                return Ok(());
+            }
+        };
+        // The stream ended without its final report.
+        let Some(update) = update else {
+            return required(None::<()>, "final analysis report");
+        };
         if let Some(stats) = &update.stats {
             spinner.set_message(format!("depth {} nodes {}", stats.depth, stats.nodes));
         }
@@ -84,7 +106,6 @@ pub async fn analyze(
             spinner.finish_and_clear();
             return Ok(());
         }
+        latest = Some(update);
     }
-    // The stream ended without its final report.
-    required(None::<()>, "final analysis report")
 }
