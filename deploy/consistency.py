@@ -6,6 +6,11 @@ deploy/k8s/jobs:
 
     python deploy/consistency.py base=BASE.yaml production=PROD.yaml jobs=JOBS.yaml
 
+It also checks the examples in deploy/k8s/examples against those renders
+(the ServiceMonitor, the PodSecurity namespace, the Gateway and GRPCRoute),
+and every pod template of the renders against the Pod Security Standards'
+`restricted` profile.
+
 Prints every mismatch found and exits 1 if there is any.
 """
 
@@ -27,6 +32,15 @@ MARGIN_MS = 2000
 # caberd's built-in default for --max-movetime-ms.
 DEFAULT_MAX_MOVETIME_MS = 60000
 RENDERS = ("base", "production", "jobs")
+# A startup probe must give caberd at least this long to start.
+STARTUP_BUDGET_S = 60
+# gRPC services that caberd serves besides those of proto/: health checks
+# and server reflection.
+STANDARD_GRPC_SERVICES = {
+    "grpc.health.v1.Health",
+    "grpc.reflection.v1.ServerReflection",
+    "grpc.reflection.v1alpha.ServerReflection",
+}
 
 problems = []
 
@@ -227,7 +241,13 @@ def check_caberd(render, objects):
     tls_cert = setting(args, env, "tls-cert", "CABER_TLS_CERT")
     tls_key = setting(args, env, "tls-key", "CABER_TLS_KEY")
     check((tls_cert is None) == (tls_key is None), f"{where}: TLS needs both a certificate and a key")
-    for name in ("readinessProbe", "livenessProbe"):
+    # The startup probe holds the other two back until caberd answers, so
+    # that liveness cannot kill a pod that is still starting.
+    startup = container.get("startupProbe", {})
+    if check(bool(startup), f"{where}: no startupProbe"):
+        budget = startup.get("failureThreshold", 3) * startup.get("periodSeconds", 10)
+        check(budget >= STARTUP_BUDGET_S, f"{where}: the startupProbe allows {budget} s to start, less than {STARTUP_BUDGET_S} s")
+    for name in ("startupProbe", "readinessProbe", "livenessProbe"):
         probe = container.get(name, {})
         if tls_cert:
             port = probe.get("tcpSocket", {}).get("port")
@@ -365,6 +385,201 @@ def check_service_monitor(base):
         check(endpoint.get("path", "/metrics") == "/metrics", f"{where}: path {endpoint.get('path')}")
 
 
+# --- Pod Security Standards: the `restricted` profile ----------------------
+
+# Volume types the restricted profile admits.
+RESTRICTED_VOLUMES = {"configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret"}
+# Sysctls the baseline profile admits (as of Kubernetes 1.32).
+SAFE_SYSCTLS = {
+    "kernel.shm_rmid_forced", "net.ipv4.ip_local_port_range", "net.ipv4.ip_unprivileged_port_start",
+    "net.ipv4.tcp_syncookies", "net.ipv4.ping_group_range", "net.ipv4.ip_local_reserved_ports",
+    "net.ipv4.tcp_keepalive_time", "net.ipv4.tcp_fin_timeout", "net.ipv4.tcp_keepalive_intvl",
+    "net.ipv4.tcp_keepalive_probes",
+}
+
+
+def pod_templates(render, objects):
+    """(where, pod spec) of every pod template in a render."""
+    for (kind, name), obj in objects.items():
+        spec = obj.get("spec", {})
+        if kind == "CronJob":
+            spec = spec.get("jobTemplate", {}).get("spec", {})
+        if kind == "Pod":
+            yield f"{render}: Pod {name}", spec
+        elif "template" in spec:
+            yield f"{render}: {kind} {name}", spec["template"].get("spec", {})
+
+
+def check_restricted(where, pod):
+    """The pod passes the `restricted` Pod Security Standard (baseline included).
+
+    What the pod security admission controller checks, on the pod and on
+    every container, init container and ephemeral container.
+    """
+    pod_sc = pod.get("securityContext", {})
+    for field in ("hostNetwork", "hostPID", "hostIPC"):
+        check(pod.get(field) is not True, f"{where}: {field} (restricted)")
+    for volume in pod.get("volumes", []):
+        types = set(volume) - {"name"}
+        check(types <= RESTRICTED_VOLUMES, f"{where}: volume {volume['name']} of type {sorted(types)} (restricted)")
+    for sysctl in pod_sc.get("sysctls", []):
+        check(sysctl["name"] in SAFE_SYSCTLS, f"{where}: sysctl {sysctl['name']} (restricted)")
+    containers = pod.get("containers", []) + pod.get("initContainers", []) + pod.get("ephemeralContainers", [])
+    check(bool(pod.get("containers")), f"{where}: no containers")
+    for container in containers:
+        at = f"{where}: container {container['name']}"
+        sc = container.get("securityContext", {})
+        for context in (pod_sc, sc):
+            check(context.get("windowsOptions", {}).get("hostProcess") is not True, f"{at}: hostProcess (restricted)")
+            check(context.get("runAsUser") != 0, f"{at}: runAsUser 0 (restricted)")
+            check(context.get("runAsNonRoot") is not False, f"{at}: runAsNonRoot false (restricted)")
+            check(context.get("seccompProfile", {}).get("type") != "Unconfined", f"{at}: seccomp Unconfined (restricted)")
+            check(context.get("appArmorProfile", {}).get("type") != "Unconfined", f"{at}: AppArmor Unconfined (restricted)")
+            selinux = context.get("seLinuxOptions", {})
+            check(
+                selinux.get("type") in (None, "", "container_t", "container_init_t", "container_kvm_t", "container_engine_t")
+                and not selinux.get("user") and not selinux.get("role"),
+                f"{at}: SELinux options {selinux} (restricted)",
+            )
+        check(sc.get("privileged") is not True, f"{at}: privileged (restricted)")
+        check(sc.get("procMount", "Default") == "Default", f"{at}: procMount {sc.get('procMount')} (restricted)")
+        check(sc.get("allowPrivilegeEscalation") is False, f"{at}: allowPrivilegeEscalation is not false (restricted)")
+        check(
+            sc.get("runAsNonRoot", pod_sc.get("runAsNonRoot")) is True,
+            f"{at}: runAsNonRoot is not true on the pod or the container (restricted)",
+        )
+        check(
+            sc.get("seccompProfile", pod_sc.get("seccompProfile", {})).get("type") in ("RuntimeDefault", "Localhost"),
+            f"{at}: seccompProfile is not RuntimeDefault or Localhost (restricted)",
+        )
+        capabilities = sc.get("capabilities", {})
+        check("ALL" in capabilities.get("drop", []), f"{at}: capabilities do not drop ALL (restricted)")
+        check(
+            set(capabilities.get("add", [])) <= {"NET_BIND_SERVICE"},
+            f"{at}: capabilities add {capabilities.get('add')} (restricted: NET_BIND_SERVICE at most)",
+        )
+        for port in container.get("ports", []):
+            check(not port.get("hostPort"), f"{at}: hostPort {port.get('hostPort')} (restricted)")
+
+
+def check_namespace_example(production):
+    """The namespace example: the production overlay's, under `restricted`."""
+    where = "examples/namespace.yaml"
+    namespace = load(K8S / "examples" / "namespace.yaml")
+    if not check(
+        (namespace.get("apiVersion"), namespace.get("kind")) == ("v1", "Namespace"),
+        f"{where}: not a v1 Namespace",
+    ):
+        return
+    deployment = production.get(("Deployment", "caberd"), {})
+    name = namespace["metadata"]["name"]
+    check(
+        name == deployment.get("metadata", {}).get("namespace"),
+        f"{where}: namespace {name} is not the production overlay's",
+    )
+    labels = namespace["metadata"].get("labels", {})
+    for mode in ("enforce", "audit", "warn"):
+        label = f"pod-security.kubernetes.io/{mode}"
+        check(labels.get(label) == "restricted", f"{where}: {label} is not restricted")
+        version = str(labels.get(f"{label}-version"))
+        check(
+            version == "latest" or re.fullmatch(r"v1\.\d+", version) is not None,
+            f"{where}: {label}-version {version!r} is neither latest nor v1.MINOR",
+        )
+
+
+# --- Gateway API: the Gateway and GRPCRoute examples ------------------------
+
+
+def proto_services():
+    """Full names of the gRPC services in proto/."""
+    services = set()
+    for path in pathlib.Path("proto").rglob("*.proto"):
+        text = path.read_text(encoding="utf-8")
+        package = re.search(r"^package\s+([\w.]+)\s*;", text, re.M)
+        for m in re.finditer(r"^service\s+(\w+)", text, re.M):
+            services.add(f"{package.group(1)}.{m.group(1)}" if package else m.group(1))
+    return services
+
+
+def hostname_matches(pattern, hostname):
+    """`hostname` is within the listener hostname `pattern` (may be `*.`)."""
+    if pattern is None:
+        return True
+    if pattern.startswith("*."):
+        return hostname.endswith(pattern[1:]) and hostname != pattern[2:]
+    return hostname == pattern
+
+
+def check_gateway_example(base):
+    """The GRPCRoute reaches the caberd Service's gRPC port via the Gateway."""
+    gateway = load(K8S / "examples" / "gateway.yaml")
+    route = load(K8S / "examples" / "grpcroute.yaml")
+    group = "gateway.networking.k8s.io"
+    where = "examples/grpcroute.yaml"
+    check((gateway.get("apiVersion"), gateway.get("kind")) == (f"{group}/v1", "Gateway"), "examples/gateway.yaml: not a v1 Gateway")
+    check((route.get("apiVersion"), route.get("kind")) == (f"{group}/v1", "GRPCRoute"), f"{where}: not a v1 GRPCRoute")
+    listeners = {listener["name"]: listener for listener in gateway["spec"]["listeners"]}
+    for listener in listeners.values():
+        at = f"examples/gateway.yaml: listener {listener['name']}"
+        check(listener["protocol"] in ("HTTPS", "HTTP"), f"{at}: protocol {listener['protocol']} cannot carry a GRPCRoute")
+        if listener["protocol"] == "HTTPS":
+            tls = listener.get("tls", {})
+            check(
+                tls.get("mode", "Terminate") == "Terminate" and bool(tls.get("certificateRefs")),
+                f"{at}: an HTTPS listener must terminate TLS with a certificate",
+            )
+        kinds = listener.get("allowedRoutes", {}).get("kinds")
+        check(
+            kinds is None or any(k.get("group", group) == group and k["kind"] == "GRPCRoute" for k in kinds),
+            f"{at}: does not admit GRPCRoutes",
+        )
+    check(bool(route["spec"].get("parentRefs")), f"{where}: no parentRefs")
+    for ref in route["spec"].get("parentRefs", []):
+        check(
+            (ref.get("group", group), ref.get("kind", "Gateway"), ref["name"]) == (group, "Gateway", gateway["metadata"]["name"]),
+            f"{where}: parentRef {ref} is not the Gateway {gateway['metadata']['name']}",
+        )
+        check(
+            ref.get("namespace", gateway["metadata"].get("namespace")) == gateway["metadata"].get("namespace"),
+            f"{where}: parentRef {ref} is in another namespace than the Gateway",
+        )
+        section = ref.get("sectionName")
+        attached = [listeners[section]] if section in listeners else [] if section else list(listeners.values())
+        if not check(bool(attached), f"{where}: parentRef sectionName {section!r} is no listener of the Gateway"):
+            continue
+        for listener in attached:
+            namespaces = listener.get("allowedRoutes", {}).get("namespaces", {}).get("from", "Same")
+            check(namespaces in ("Same", "All"), f"{where}: listener {listener['name']} does not admit routes of its own namespace")
+            for hostname in route["spec"].get("hostnames", []):
+                check(
+                    hostname_matches(listener.get("hostname"), hostname),
+                    f"{where}: hostname {hostname} is outside listener {listener['name']}'s {listener.get('hostname')}",
+                )
+    service = base.get(("Service", "caberd"), {})
+    grpc_ports = {p["port"] for p in service.get("spec", {}).get("ports", []) if p["name"] == "grpc"}
+    known = proto_services() | STANDARD_GRPC_SERVICES
+    routed = set()
+    for rule in route["spec"].get("rules", []):
+        check(bool(rule.get("backendRefs")), f"{where}: a rule without backendRefs")
+        for backend in rule.get("backendRefs", []):
+            check(
+                (backend.get("group", ""), backend.get("kind", "Service"), backend["name"]) == ("", "Service", "caberd"),
+                f"{where}: backendRef {backend} is not the Service caberd",
+            )
+            check(
+                backend.get("port") in grpc_ports,
+                f"{where}: backendRef port {backend.get('port')} is not the caberd Service's grpc port {sorted(grpc_ports)}",
+            )
+        for match in rule.get("matches", []):
+            method = match.get("method", {})
+            if "service" in method and method.get("type", "Exact") == "Exact":
+                check(method["service"] in known, f"{where}: caberd serves no gRPC service {method['service']}")
+                routed.add(method["service"])
+    api = proto_services()
+    check(api <= routed, f"{where}: the API services {sorted(api - routed)} are not routed")
+
+
 renders = {}
 for arg in sys.argv[1:]:
     name, _, path = arg.partition("=")
@@ -376,6 +591,11 @@ check_caberd("base", renders["base"])
 check_caberd("production", renders["production"])
 check_job(renders["jobs"])
 check_service_monitor(renders["base"])
+check_namespace_example(renders["production"])
+check_gateway_example(renders["base"])
+for render in RENDERS:
+    for where, pod in pod_templates(render, renders[render]):
+        check_restricted(where, pod)
 prod_deployment = renders["production"].get(("Deployment", "caberd"), {})
 check(
     prod_deployment.get("metadata", {}).get("namespace") is not None,

@@ -60,9 +60,16 @@ pub struct Config {
     /// number of search threads, so that no search waits]
     #[arg(long, env = "CABER_MAX_SEARCHES")]
     pub max_searches: Option<usize>,
-    /// Dedicated threads that run searches. [default: number of cores]
+    /// Dedicated threads that run searches. [default: the CPUs caberd may
+    /// use: the container's CPU limit (cgroup v2 `cpu.max`, rounded up),
+    /// else the cores]
     #[arg(long, env = "CABER_SEARCH_THREADS")]
     pub search_threads: Option<usize>,
+    /// Threads of the async runtime that serves connections and calls
+    /// (searches run apart, on the search threads); 0: the CPUs caberd may
+    /// use, as for --search-threads.
+    #[arg(long, env = "CABER_WORKER_THREADS", default_value_t = 0)]
+    pub worker_threads: usize,
     /// Longest search one request may ask for, in milliseconds (larger
     /// movetimes are lowered, and SearchStats.clamped says so).
     #[arg(long, env = "CABER_MAX_MOVETIME_MS", default_value_t = 60_000)]
@@ -124,9 +131,17 @@ pub struct Config {
 }
 
 impl Config {
-    /// The number of search threads (the flag, or one per core).
+    /// The number of search threads (the flag, or one per CPU caberd may use).
     pub fn threads(&self) -> usize {
         self.search_threads.unwrap_or_else(cores).max(1)
+    }
+
+    /// The number of async runtime threads (the flag, or one per CPU caberd may use).
+    pub fn workers(&self) -> usize {
+        match self.worker_threads {
+            0 => cores(),
+            n => n,
+        }
     }
 
     /// The number of searches admitted at once (the flag, or one per search thread).
@@ -174,7 +189,7 @@ impl Config {
             .map_or("off".to_string(), |p| format!("cert {}", p.display()));
         format!(
             "listen={} metrics={metrics} log_format={} auth={auth} tls={tls} \
-             search_threads={} max_searches={} max_movetime_ms={} max_review_ms={} max_nodes={} \
+             worker_threads={} search_threads={} max_searches={} max_movetime_ms={} max_review_ms={} max_nodes={} \
              max_threads_per_search={} max_message_bytes={} max_request_memory_bytes={} \
              request_timeout_ms={} max_connections={} max_calls={} idle_timeout_ms={} \
              max_streams_per_connection={} keepalive_interval_ms={} keepalive_timeout_ms={} \
@@ -184,6 +199,7 @@ impl Config {
                 LogFormat::Text => "text",
                 LogFormat::Json => "json",
             },
+            self.workers(),
             self.threads(),
             self.searches(),
             self.max_movetime_ms,
@@ -222,13 +238,71 @@ pub fn check_tls_key(path: &std::path::Path, pem: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The CPUs caberd may use: the cores it may run on, fewer when its cgroup's
+/// CPU limit (a container's) is lower.
 fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cgroup_cpu_limit().map_or(cores, |limit| limit.min(cores))
+}
+
+/// The CPU limit of this process's cgroup (v2), in whole CPUs rounded up:
+/// `cpu.max` of its own cgroup (the path in `/proc/self/cgroup`), or of the
+/// cgroup root a container sees as its own.
+fn cgroup_cpu_limit() -> Option<usize> {
+    let own = std::fs::read_to_string("/proc/self/cgroup")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|line| line.strip_prefix("0::").map(str::to_string))
+        });
+    let mut places = Vec::new();
+    if let Some(path) = own {
+        places.push(format!(
+            "/sys/fs/cgroup{}/cpu.max",
+            path.trim_end_matches('/')
+        ));
+    }
+    places.push("/sys/fs/cgroup/cpu.max".to_string());
+    places
+        .iter()
+        .find_map(|place| std::fs::read_to_string(place).ok())
+        .and_then(|text| cpus_of_cpu_max(&text))
+}
+
+/// The whole CPUs a cgroup v2 `cpu.max` allows (`QUOTA PERIOD` in
+/// microseconds, rounded up, at least 1), or `None` for `max` (no limit).
+fn cpus_of_cpu_max(text: &str) -> Option<usize> {
+    let mut words = text.split_whitespace();
+    let quota: u64 = words.next()?.parse().ok()?;
+    let period: u64 = words.next().map_or(Some(100_000), |p| p.parse().ok())?;
+    if period == 0 {
+        return None;
+    }
+    usize::try_from(quota.div_ceil(period).max(1)).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cgroup_cpu_limit_is_read_in_whole_cpus_rounded_up() {
+        assert_eq!(cpus_of_cpu_max("max 100000\n"), None);
+        assert_eq!(cpus_of_cpu_max("200000 100000\n"), Some(2));
+        assert_eq!(cpus_of_cpu_max("150000 100000"), Some(2));
+        assert_eq!(cpus_of_cpu_max("10000 100000"), Some(1));
+        assert_eq!(cpus_of_cpu_max("50000"), Some(1));
+        assert_eq!(cpus_of_cpu_max("1 0"), None);
+        assert_eq!(cpus_of_cpu_max(""), None);
+        let c = Config::try_parse_from(["caberd", "--worker-threads", "3"]).unwrap();
+        assert_eq!(c.workers(), 3);
+        let c = Config::try_parse_from(["caberd"]).unwrap();
+        assert_eq!(
+            c.workers(),
+            c.threads(),
+            "both from the CPUs caberd may use"
+        );
+    }
 
     #[test]
     fn flags_are_read_and_summarised() {
@@ -242,6 +316,8 @@ mod tests {
             "3",
             "--search-threads",
             "2",
+            "--worker-threads",
+            "4",
             "--auth-token-file",
             "/run/t",
             "--max-nodes",
@@ -254,7 +330,7 @@ mod tests {
         assert_eq!(
             c.summary(),
             "listen=0.0.0.0:1 metrics=off log_format=json auth=token from /run/t tls=off \
-             search_threads=2 max_searches=3 max_movetime_ms=60000 max_review_ms=60000 max_nodes=5 \
+             worker_threads=4 search_threads=2 max_searches=3 max_movetime_ms=60000 max_review_ms=60000 max_nodes=5 \
              max_threads_per_search=1 max_message_bytes=524288 max_request_memory_bytes=33554432 \
              request_timeout_ms=10000 max_connections=1000 max_calls=4096 idle_timeout_ms=10000 \
              max_streams_per_connection=100 keepalive_interval_ms=60000 keepalive_timeout_ms=20000 \

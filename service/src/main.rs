@@ -36,12 +36,14 @@ fn main() -> anyhow::Result<()> {
             unsafe { libmimalloc_sys::mi_collect(false) };
         })
         .context("cannot start a thread")?;
+    let config = Config::parse();
     tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(config.workers())
         .enable_all()
         .on_thread_park(release_free_memory)
         .build()
         .context("cannot start the async runtime")?
-        .block_on(serve())
+        .block_on(serve(config))
 }
 
 /// Gives the memory this thread freed back to mimalloc's shared arenas:
@@ -72,8 +74,7 @@ fn release_free_memory() {
     });
 }
 
-async fn serve() -> anyhow::Result<()> {
-    let config = Config::parse();
+async fn serve(config: Config) -> anyhow::Result<()> {
     init_logs(config.log_format);
     tracing::info!(config = %config.summary(), "caberd starting");
     let options = ServerOptions {
