@@ -14,13 +14,13 @@ pub struct Common {
     #[arg(long, global = true, default_value = "tablut")]
     pub game: String,
     /// Variant name (default: the game's default variant).
-    #[arg(long, global = true, default_value = "")]
+    #[arg(long, global = true, default_value = "", hide_default_value = true)]
     pub variant: String,
     /// Start from this position (the game's text notation) instead of the start position.
     #[arg(long, global = true)]
     pub position: Option<String>,
     /// Moves to play first, in order, separated by spaces.
-    #[arg(long, global = true, default_value = "")]
+    #[arg(long, global = true, default_value = "", hide_default_value = true)]
     pub moves: String,
     /// Seed for games with chance.
     #[arg(long, global = true, default_value_t = 0)]
@@ -69,7 +69,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 0)]
     pub threads: u32,
     /// The searcher (see `caber games`; default: the game's best).
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", hide_default_value = true)]
     pub searcher: String,
     /// An evaluation weight in place of its default (repeatable; `caber
     /// games` lists each searcher's); `eval` without limits or searcher uses

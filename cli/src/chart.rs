@@ -1,7 +1,7 @@
-//! The evaluation chart of a review as SVG: the first player's win
-//! probability after every move, the 50 % line, and the moves judged an
-//! inaccuracy, a mistake or a blunder marked (each with its move, loss and
-//! the better move as a tooltip).
+//! The evaluation chart of a review as SVG: one side's win probability (the
+//! side that moves first in the variant, named on the chart) after every
+//! move, the 50 % line, and the moves judged an inaccuracy, a mistake or a
+//! blunder marked (each with its move, loss and the better move as a tooltip).
 
 use std::fmt::Write;
 
@@ -19,16 +19,17 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The chart of a review's moves; `first` names the first player, `title`
-/// heads it.
-pub fn svg(title: &str, first: &str, moves: &[proto::MoveReview]) -> String {
+/// The chart of a review's moves from `viewpoint`'s side (its value and
+/// name); `title` heads it.
+pub fn svg(title: &str, viewpoint: &(proto::Side, String), moves: &[proto::MoveReview]) -> String {
+    let (side, name) = viewpoint;
     let plies = moves.len().max(1) as f64;
     let x = |ply: f64| MARGIN + ply / plies * (WIDTH - 2.0 * MARGIN);
     let y = |win: f64| MARGIN + (1.0 - win) * (HEIGHT - 2.0 * MARGIN);
-    // The first player's win probability before the first move and after each.
-    let first_win = |m: &proto::MoveReview, after: bool| {
+    // The side's win probability before the first move and after each.
+    let side_win = |m: &proto::MoveReview, after: bool| {
         let w = if after { m.win_after } else { m.win_before };
-        if m.mover == proto::Side::One as i32 {
+        if m.mover == *side as i32 {
             w
         } else {
             1.0 - w
@@ -36,10 +37,10 @@ pub fn svg(title: &str, first: &str, moves: &[proto::MoveReview]) -> String {
     };
     let mut points = Vec::new();
     if let Some(m) = moves.first() {
-        points.push((0.0, first_win(m, false)));
+        points.push((0.0, side_win(m, false)));
     }
     for m in moves {
-        points.push((f64::from(m.ply), first_win(m, true)));
+        points.push((f64::from(m.ply), side_win(m, true)));
     }
     let mut out = String::new();
     let _ = writeln!(
@@ -94,7 +95,7 @@ pub fn svg(title: &str, first: &str, moves: &[proto::MoveReview]) -> String {
     let _ = writeln!(
         out,
         r#"<text class="legend" x="{MARGIN}" y="30">{} win probability after each move; marks: inaccuracy (yellow), mistake (orange), blunder (red)</text>"#,
-        escape(first)
+        escape(name)
     );
     let path: Vec<String> = points
         .iter()
@@ -118,7 +119,7 @@ pub fn svg(title: &str, first: &str, moves: &[proto::MoveReview]) -> String {
             out,
             r#"<circle class="{class}" cx="{:.1}" cy="{:.1}" r="5" fill="{colour}"><title>{}. {} {}: {class} (-{:.2}), best {}</title></circle>"#,
             x(f64::from(m.ply)),
-            y(first_win(m, true)),
+            y(side_win(m, true)),
             m.ply,
             escape(&m.mover_name),
             escape(played),

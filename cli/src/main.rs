@@ -14,6 +14,7 @@ mod output;
 mod progress;
 mod puzzles;
 mod replies;
+mod sides;
 mod words;
 
 use std::path::PathBuf;
@@ -69,8 +70,8 @@ enum Command {
     /// A player's view of a referee's full state (schotten-totten): its own
     /// hand, the opponent's hand size, deck sizes.
     View {
-        /// Whose view: first, second (default: the side to move).
-        #[arg(long, default_value = "")]
+        /// Whose view, as the game names the side (default: the side to move).
+        #[arg(long, default_value = "", hide_default_value = true)]
         player: String,
     },
     /// Play a match between two players of any game (engine specs: random,
@@ -141,8 +142,9 @@ enum Command {
     /// Play against the engine in the terminal: type moves, or `moves`,
     /// `hint`, `undo`, `resign`; the game record is saved at the end.
     Play {
-        /// Your side: first or second (see `caber games` for the players).
-        #[arg(long, default_value = "first")]
+        /// Your side as the game names it, e.g. white (`caber games` lists
+        /// the players and who moves first); default: the side to move.
+        #[arg(long, default_value = "", hide_default_value = true)]
         side: String,
         /// The engine's search of each move (default: 1 s).
         #[command(flatten)]

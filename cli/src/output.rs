@@ -4,6 +4,7 @@ use caber_service::proto::{self, outcome, score::Value};
 use serde_json::{json, Value as Json};
 
 use crate::replies::required;
+use crate::sides::Sides;
 
 /// `println!` for the command's output: when standard output is gone (as in
 /// `caber legal | head -1`) the process ends quietly with status 0 instead of
@@ -175,6 +176,28 @@ fn weight_groups(searchers: &[proto::SearcherInfo]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Who moves first in each variant: `black (bga, linnaeus), white (ashton)`,
+/// or just `black` when it is the same in all.
+fn first_movers(g: &proto::GameInfo) -> String {
+    let sides = Sides::of(g);
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for v in &g.variants {
+        let side = sides.name(proto::Side::try_from(v.moves_first).unwrap_or(proto::Side::One));
+        match groups.iter_mut().find(|(s, _)| *s == side) {
+            Some((_, names)) => names.push(&v.name),
+            None => groups.push((side, vec![&v.name])),
+        }
+    }
+    if groups.len() == 1 {
+        return groups[0].0.to_string();
+    }
+    groups
+        .iter()
+        .map(|(side, names)| format!("{side} ({})", names.join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `games`.
 pub fn games(games: &[proto::GameInfo], as_json: bool) {
     if as_json {
@@ -186,6 +209,10 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
                     "variants": g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
                     "default_variant": g.variants.iter().find(|v| v.is_default).map(|v| v.name.as_str()),
                     "players": g.players,
+                    "moves_first": g.variants.iter().map(|v| {
+                        let side = proto::Side::try_from(v.moves_first).unwrap_or(proto::Side::Unspecified);
+                        (v.name.clone(), json!(Sides::of(g).name(side)))
+                    }).collect::<serde_json::Map<String, Json>>(),
                     "chance": g.chance,
                     "searchers": g.searchers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
                     "default_searcher": g.searchers.iter().find(|s| s.is_default).map(|s| s.name.as_str()),
@@ -208,6 +235,7 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
         out!("{}", g.name);
         out!("  variants: {variants}");
         out!("  players: {}", g.players.join(", "));
+        out!("  moves first: {}", first_movers(g));
         if g.chance {
             out!("  chance: the start is a deal from the seed");
         }

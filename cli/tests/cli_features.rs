@@ -338,15 +338,48 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     assert!(text.contains(&format!("record saved to {}", record.display())));
     let saved = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(saved.game(), "tablut");
-    assert_eq!(saved.tag("First"), Some("you"));
-    assert_eq!(saved.tag("Second"), Some("caber default searcher depth 1"));
+    assert!(
+        text.starts_with("you play black\n"),
+        "the side to move: {text}"
+    );
+    assert_eq!(saved.tag("Black"), Some("you"));
+    assert_eq!(saved.tag("White"), Some("caber default searcher depth 1"));
     assert_eq!(saved.tag("Result"), Some("0-1"));
     assert_eq!(saved.tag("Reason"), Some("resigned"));
     let moves: Vec<&str> = saved.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(moves.len(), 2, "a4-a3 and the engine's reply: {moves:?}");
     assert_eq!(moves[0], "a4-a3");
-    // The record is a valid game: the review replays it.
-    ok(&caber(&["review", path(&record), "--depth", "1"]));
+    // The record is a valid game: the review replays it, naming who played.
+    let review = ok(&caber(&["review", path(&record), "--depth", "1", "--json"]));
+    let review: serde_json::Value = serde_json::from_str(review.trim()).unwrap();
+    assert_eq!(review["players"][0]["player"], "you", "{review}");
+    // In ashton white starts: `--side black` lets the engine (white) move
+    // first; sides are named as the game names them, never "first".
+    let ashton = dir.join("ashton.record");
+    let out = caber_with_input(
+        &[
+            "--variant",
+            "ashton",
+            "play",
+            "--side",
+            "Black",
+            "--depth",
+            "1",
+            "--record",
+            path(&ashton),
+        ],
+        "resign\n",
+    );
+    let text = ok(&out);
+    assert!(text.starts_with("you play black\ncaber plays "), "{text}");
+    let saved = GameRecord::parse(&std::fs::read_to_string(&ashton).unwrap()).unwrap();
+    assert_eq!(saved.tag("White"), Some("caber default searcher depth 1"));
+    assert_eq!((saved.moves.len(), saved.tag("Result")), (1, Some("0-1")));
+    let err = failed(&caber(&["play", "--side", "first"]));
+    assert!(
+        err.contains("--side: \"first\" is not a side of this game (black or white)"),
+        "{err}"
+    );
     let err = failed(&caber(&["--game", "chess", "play"]));
     assert!(err.contains("unknown game \"chess\""), "{err}");
 }

@@ -102,10 +102,11 @@ fn match_plays_both_seats_and_writes_records() {
     let dir = std::env::temp_dir().join(format!("caber-match-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let records = dir.to_str().unwrap();
-    for (game, a, b) in [
-        ("schotten-totten", "greedy", "random"),
-        ("tartan", "alphabeta:depth=1", "random"),
-        ("almatafl", "uct-baseline:nodes=200", "random"),
+    // Each game's SIDE_ONE, named as the record's tag names it.
+    for (game, a, b, one) in [
+        ("schotten-totten", "greedy", "random", "First"),
+        ("tartan", "alphabeta:depth=1", "random", "Red"),
+        ("almatafl", "uct-baseline:nodes=200", "random", "Invaders"),
     ] {
         let v = json(&[
             "--game",
@@ -124,17 +125,14 @@ fn match_plays_both_seats_and_writes_records() {
             "--json",
         ]);
         assert_eq!(v["games"], 4, "{game}");
-        let seats = |k: &str| {
-            let s = &v[k];
+        assert_eq!(v["a_seats"][0]["side"], one.to_lowercase(), "{v}");
+        let seats = |k: usize| {
+            let s = &v["a_seats"][k];
             s["wins"].as_u64().unwrap()
                 + s["draws"].as_u64().unwrap()
                 + s["losses"].as_u64().unwrap()
         };
-        assert_eq!(
-            (seats("a_as_first"), seats("a_as_second")),
-            (2, 2),
-            "{game}"
-        );
+        assert_eq!((seats(0), seats(1)), (2, 2), "{game}");
         // The estimate lies in its interval; at a score of 0 or 1 the
         // difference is unbounded on that side (null).
         let range = v["elo_95"].as_array().unwrap();
@@ -153,11 +151,11 @@ fn match_plays_both_seats_and_writes_records() {
         }
         let first = std::fs::read_to_string(dir.join("game-0001.record")).unwrap();
         assert!(first.contains(&format!("[Game \"{game}\"]")), "{first}");
-        assert!(first.contains(&format!("[First \"{a}\"]")), "{first}");
+        assert!(first.contains(&format!("[{one} \"{a}\"]")), "{first}");
         assert!(first.contains("[Date \"20"), "{first}");
         let second = std::fs::read_to_string(dir.join("game-0002.record")).unwrap();
         assert!(
-            second.contains(&format!("[First \"{b}\"]")),
+            second.contains(&format!("[{one} \"{b}\"]")),
             "seats swapped: {second}"
         );
         // A record replays: the review reads every move.
@@ -271,7 +269,7 @@ fn match_stops_by_sprt_and_plays_an_engine_command() {
     assert_eq!(v["errors"].as_array().unwrap().len(), 0, "{v}");
     // The same deterministic engine on both sides of one opening: the two
     // games are the same game, so the first seat's result repeats.
-    let (first, second) = (&v["a_as_first"], &v["a_as_second"]);
+    let (first, second) = (&v["a_seats"][0], &v["a_seats"][1]);
     assert_eq!(first["wins"], second["losses"], "{v}");
     assert_eq!(first["draws"], second["draws"], "{v}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -15,8 +15,8 @@ use crate::played::{Notation, Played};
 pub struct GameInfo {
     /// The game's id, e.g. `"tablut"`.
     pub name: &'static str,
-    /// Variant names, the default first.
-    pub variants: Vec<&'static str>,
+    /// The variants, the default first.
+    pub variants: Vec<VariantInfo>,
     /// The names of `Player::One` and `Player::Two`.
     pub players: [&'static str; 2],
     /// A short help on the position text notation.
@@ -27,11 +27,27 @@ pub struct GameInfo {
     pub chance: bool,
 }
 
+/// A variant: its name and who moves first in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// The variant's name, e.g. `"ashton"`.
+    pub name: &'static str,
+    /// The player to move in the variant's start position (the same for
+    /// every seed).
+    pub moves_first: Player,
+}
+
 /// The metadata of game `G`.
 pub fn info<G: Notation>() -> GameInfo {
     GameInfo {
         name: G::NAME,
-        variants: G::variants().iter().map(|(_, n)| *n).collect(),
+        variants: G::variants()
+            .iter()
+            .map(|&(variant, name)| VariantInfo {
+                name,
+                moves_first: G::start(variant, 0).side_to_move(),
+            })
+            .collect(),
         players: [G::player_name(Player::One), G::player_name(Player::Two)],
         position_help: G::POSITION_HELP,
         move_help: G::MOVE_HELP,
@@ -133,9 +149,19 @@ mod tests {
             "game almatafl has no variant \"huge\" (known: standard)"
         );
         let tablut = info::<Tablut>();
+        let variants: Vec<_> = tablut
+            .variants
+            .iter()
+            .map(|v| (v.name, v.moves_first))
+            .collect();
         assert_eq!(
-            tablut.variants,
-            ["bga", "bga-corners", "ashton", "linnaeus"]
+            variants,
+            [
+                ("bga", Player::One),
+                ("bga-corners", Player::One),
+                ("ashton", Player::Two),
+                ("linnaeus", Player::One)
+            ]
         );
         assert_eq!(tablut.players, ["black", "white"]);
     }

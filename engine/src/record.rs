@@ -4,8 +4,8 @@
 //! ; comment lines start with a semicolon
 //! [Game "tablut"]
 //! [Variant "ashton"]
-//! [First "caber alphabeta 1000 ms"]
-//! [Second "Ada"]
+//! [White "caber alphabeta 1000 ms"]
+//! [Black "Ada"]
 //! [Date "2026.12.01"]
 //! [Result "0-1"]
 //! [Reason "king escaped"]
@@ -16,13 +16,16 @@
 //!
 //! Tag pairs first (`[Name "value"]`, `\"` and `\\` escaped), then one move
 //! per line: the ply number, a dot, the move in the game's text notation
-//! (which may hold spaces, as Schotten Totten's do), then any comments in
+//! (one token; older Schotten Totten records spaced its parts, still read),
+//! then any comments in
 //! braces. A comment `[%eval X]` is the evaluation after the move from the
 //! mover's view: `cp N` (centi-units), `mate N` (a forced result in N plies,
 //! negative when the mover loses) or `draw`. Tags: `Game` (required; a game
-//! id), `Variant`, `First`, `Second` (the players, in the game's order),
-//! `Date` (`YYYY.MM.DD`), `Result` (`1-0` the first player won, `0-1` the
-//! second, `1/2-1/2` a draw, `*` not finished), `Reason`, `Start` (the start
+//! id), `Variant`, one tag per side naming who played it ([`side_tag`]:
+//! `Black`, `White` in Tablut; the older `First`/`Second` are still read),
+//! `Date` (`YYYY.MM.DD`), `Result` (`1-0` the game's first-named side won,
+//! black in Tablut whichever variant starts, `0-1` the other, `1/2-1/2` a
+//! draw, `*` not finished), `Reason`, `Start` (the start
 //! position's text when it is not the variant's), `Seed` (the deal of a game
 //! with chance: with it the moves replay exactly); other tags are kept.
 //! Reading checks the syntax only: the moves are checked by replaying them
@@ -31,7 +34,7 @@
 use std::fmt;
 
 use crate::catalog::{ByName, TextError, UnknownVariant};
-use crate::game::MoveError;
+use crate::game::{MoveError, Player};
 use crate::playable::{Applied, Playable};
 use crate::quote::quote;
 
@@ -102,6 +105,16 @@ impl RecordResult {
     }
 }
 
+/// The tag naming who played a side: the game's name for it, capitalized
+/// (`Black`, `White`, `Invaders`, `Red`), as PGN names its `White` and `Black`.
+pub fn side_tag(side: &str) -> String {
+    let mut chars = side.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// A record that cannot be read: the line and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
@@ -144,6 +157,14 @@ impl GameRecord {
             Some((_, v)) => *v = value.to_string(),
             None => self.tags.push((name.to_string(), value.to_string())),
         }
+    }
+
+    /// Who played `player` (named `side` in the game, e.g. `"black"`): the
+    /// side's tag ([`side_tag`]), or else the older `First`/`Second` tag,
+    /// which named the players in the game's order.
+    pub fn player(&self, player: Player, side: &str) -> Option<&str> {
+        let older = ["First", "Second"][player.index()];
+        self.tag(&side_tag(side)).or_else(|| self.tag(older))
     }
 
     /// The game id (the `Game` tag).
@@ -495,6 +516,15 @@ mod tests {
         let r = GameRecord::parse(SAMPLE).unwrap();
         assert_eq!(r.game(), "schotten-totten");
         assert_eq!(r.tag("First"), Some("Ada \"the first\""));
+        // The older First tag names Player::One; a side's own tag wins.
+        assert_eq!(r.player(Player::One, "first"), Some("Ada \"the first\""));
+        assert_eq!(r.player(Player::Two, "second"), None);
+        let tablut =
+            GameRecord::parse("[Game \"tablut\"]\n[White \"Bo\"]\n[Second \"old\"]\n").unwrap();
+        assert_eq!(tablut.player(Player::Two, "white"), Some("Bo"));
+        assert_eq!(tablut.player(Player::One, "black"), None);
+        assert_eq!(side_tag("invaders"), "Invaders");
+        assert_eq!(side_tag(""), "");
         assert_eq!(r.tag("Seed"), Some("7"));
         assert_eq!(r.result(), Some(RecordResult::SecondWon));
         let texts: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();

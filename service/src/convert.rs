@@ -80,9 +80,10 @@ pub fn game_info(info: GameInfo, searchers: Vec<proto::SearcherInfo>) -> proto::
             .variants
             .iter()
             .enumerate()
-            .map(|(i, name)| proto::VariantInfo {
-                name: name.to_string(),
+            .map(|(i, v)| proto::VariantInfo {
+                name: v.name.to_string(),
                 is_default: i == 0,
+                moves_first: side(Some(v.moves_first)),
             })
             .collect(),
         players: info.players.iter().map(|p| p.to_string()).collect(),

@@ -24,6 +24,8 @@ use crate::updates::Updater;
 pub struct Prepared {
     game: &'static dyn ServedGame,
     reviewing: Reviewing,
+    /// Who played each side, from the record's tags (empty when unnamed).
+    players: [String; 2],
 }
 
 impl Prepared {
@@ -37,7 +39,16 @@ impl Prepared {
     ) -> Result<Self, Status> {
         let (game, record) = games::read_record(text)?;
         let reviewing = game.review(&record, searcher, limits)?;
-        Ok(Self { game, reviewing })
+        let sides = game.info().players;
+        let players = [Player::One, Player::Two].map(|p| {
+            let side = sides.get(p.index()).map_or("", String::as_str);
+            record.player(p, side).unwrap_or_default().to_string()
+        });
+        Ok(Self {
+            game,
+            reviewing,
+            players,
+        })
     }
 
     /// The record's game.
@@ -101,7 +112,11 @@ pub async fn review(
     bound: ReviewBound,
     tx: Updater<proto::ReviewUpdate>,
 ) -> Result<(), Status> {
-    let Prepared { game, reviewing } = prepared;
+    let Prepared {
+        game,
+        reviewing,
+        players,
+    } = prepared;
     let Reviewing {
         positions,
         last,
@@ -196,7 +211,7 @@ pub async fn review(
         .unwrap_or_default();
     let _ = tx
         .send(Ok(proto::ReviewUpdate {
-            players: summaries(game, &tallies),
+            players: summaries(game, &players, &tallies),
             final_position: Some(last),
             game: game.name().to_string(),
             variant,
@@ -209,8 +224,12 @@ pub async fn review(
     Ok(())
 }
 
-/// Both players' summaries, in the game's order.
-fn summaries(game: &dyn ServedGame, tallies: &Tallies) -> Vec<proto::PlayerReview> {
+/// Both players' summaries, in the game's order; `players` say who played.
+fn summaries(
+    game: &dyn ServedGame,
+    players: &[String; 2],
+    tallies: &Tallies,
+) -> Vec<proto::PlayerReview> {
     let info = game.info();
     [Player::One, Player::Two]
         .into_iter()
@@ -219,6 +238,7 @@ fn summaries(game: &dyn ServedGame, tallies: &Tallies) -> Vec<proto::PlayerRevie
             proto::PlayerReview {
                 side: convert::side(Some(p)),
                 name: info.players[p.index()].clone(),
+                player: players[p.index()].clone(),
                 moves: t.moves,
                 accuracy: t.accuracy(),
                 inaccuracies: t.inaccuracies,

@@ -28,6 +28,7 @@ use crate::elo::{self, Results, Sprt, Verdict};
 use crate::engines::{self, Player};
 use crate::output::{counted, out};
 use crate::progress;
+use crate::sides::Sides;
 
 /// The longest game: past it, a draw.
 const MAX_PLIES: usize = 1000;
@@ -59,7 +60,8 @@ pub struct MatchArgs {
 /// One finished game: A's result and the record.
 struct Played {
     index: u32,
-    a_first: bool,
+    /// Whether A played `SIDE_ONE`.
+    a_side_one: bool,
     a_result: Option<bool>,
     record: GameRecord,
 }
@@ -71,6 +73,7 @@ struct MatchSetup {
     variant: String,
     seed: u64,
     chance: bool,
+    sides: Sides,
     opening_plies: u32,
     openings: Vec<String>,
     a: Player,
@@ -109,12 +112,13 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
     for player in [&a, &b] {
         player.check(&mut session.client, &start.position).await?;
     }
-    let chance = has_chance(session).await?;
+    let info = session.game_info().await?;
     let setup = MatchSetup {
         game: session.common.game.clone(),
         variant: start.position.variant.clone(),
         seed: session.common.seed,
-        chance,
+        chance: info.chance,
+        sides: Sides::of(&info),
         opening_plies: args.opening_plies,
         openings,
         a,
@@ -154,7 +158,7 @@ pub async fn run(session: &mut Session, args: MatchArgs) -> anyhow::Result<()> {
                 continue;
             }
         };
-        let seat = &mut seats[usize::from(!played.a_first)];
+        let seat = &mut seats[usize::from(!played.a_side_one)];
         match played.a_result {
             Some(true) => seat.wins += 1,
             Some(false) => seat.losses += 1,
@@ -201,7 +205,8 @@ fn report(
 ) {
     let total = seats[0].plus(seats[1]);
     let (e, lo, hi) = elo::elo_interval(&total);
-    let seat_json = |t: &Results| json!({ "wins": t.wins, "draws": t.draws, "losses": t.losses });
+    let sides = [proto::Side::One, proto::Side::Two].map(|s| setup.sides.name(s));
+    let seat_json = |side: &str, t: &Results| json!({ "side": side, "wins": t.wins, "draws": t.draws, "losses": t.losses });
     let (verdict_token, verdict_name) = match verdict {
         Verdict::Continue => ("undecided", "undecided"),
         Verdict::Stronger => ("H1", "H1: A is stronger by at least elo1"),
@@ -220,7 +225,7 @@ fn report(
                 "game": setup.game, "variant": setup.variant,
                 "a": setup.a.spec, "b": setup.b.spec,
                 "games": total.games(),
-                "a_as_first": seat_json(&seats[0]), "a_as_second": seat_json(&seats[1]),
+                "a_seats": [seat_json(sides[0], &seats[0]), seat_json(sides[1], &seats[1])],
                 "a_score": total.score(), "elo": elo::json(e), "elo_95": [elo::json(lo), elo::json(hi)],
                 "sprt": sprt, "errors": failures, "records": dir.as_ref().map(|d| d.display().to_string()),
             })
@@ -234,7 +239,7 @@ fn report(
         setup.game,
         setup.variant
     );
-    for (seat, t) in ["first", "second"].iter().zip(seats) {
+    for (seat, t) in sides.iter().zip(seats) {
         out!(
             "{a} as {seat}: {}, {}, {}",
             counted(t.wins, "win", "wins"),
@@ -267,22 +272,22 @@ fn report(
     }
 }
 
-/// Plays game `index`: opening `index / 2`, A first in even games.
+/// Plays game `index`: opening `index / 2`, A as `SIDE_ONE` in even games.
 async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::Result<Played> {
     let opening = u64::from(index / 2);
-    let a_first = index.is_multiple_of(2);
+    let a_side_one = index.is_multiple_of(2);
     let mut rng =
         ChaCha8Rng::seed_from_u64(setup.seed.wrapping_add(opening).wrapping_mul(0x9E37_79B9));
     let mut report = start(&setup, &mut client, opening).await?;
     let mut record = GameRecord::new(&setup.game);
     record.set_tag("Variant", &setup.variant);
-    let (first, second) = if a_first {
+    let (one, two) = if a_side_one {
         (&setup.a, &setup.b)
     } else {
         (&setup.b, &setup.a)
     };
-    record.set_tag("First", &first.spec);
-    record.set_tag("Second", &second.spec);
+    record.set_tag(&setup.sides.tag(proto::Side::One), &one.spec);
+    record.set_tag(&setup.sides.tag(proto::Side::Two), &two.spec);
     record.set_tag("Date", &setup.date);
     record.set_tag("Round", &(index + 1).to_string());
     if setup.chance {
@@ -300,9 +305,9 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
         }
         let position = required(report.position.clone(), "position")?;
         let mover = if report.side_to_move == proto::Side::One as i32 {
-            first
+            one
         } else {
-            second
+            two
         };
         let mv = mover
             .choose(&mut client, &position, &report.text, &mut rng)
@@ -323,8 +328,8 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
     };
     let (result, reason, a_result) = match &outcome {
         Some(o) => match proto::Side::try_from(o.winner) {
-            Ok(proto::Side::One) => (RecordResult::FirstWon, o.reason.clone(), Some(a_first)),
-            Ok(proto::Side::Two) => (RecordResult::SecondWon, o.reason.clone(), Some(!a_first)),
+            Ok(proto::Side::One) => (RecordResult::FirstWon, o.reason.clone(), Some(a_side_one)),
+            Ok(proto::Side::Two) => (RecordResult::SecondWon, o.reason.clone(), Some(!a_side_one)),
             _ => (RecordResult::Draw, o.reason.clone(), None),
         },
         None => (
@@ -337,28 +342,10 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
     record.set_tag("Reason", &reason);
     Ok(Played {
         index,
-        a_first,
+        a_side_one,
         a_result,
         record,
     })
-}
-
-/// Whether the game's start depends on the seed (a shuffled deal), as
-/// `ListGames` says: then openings are deals.
-async fn has_chance(session: &mut Session) -> anyhow::Result<bool> {
-    let games = session
-        .client
-        .list_games(proto::ListGamesRequest {})
-        .await
-        .map_err(status)?
-        .into_inner()
-        .games;
-    let game = &session.common.game;
-    let info = games
-        .iter()
-        .find(|g| g.name == *game)
-        .with_context(|| format!("the server lists no game {game}"))?;
-    Ok(info.chance)
 }
 
 /// Opening `k`'s position.

@@ -42,6 +42,33 @@ impl Session {
         Session { client, common }
     }
 
+    /// What `ListGames` says of the session's game (`--game`).
+    pub async fn game_info(&mut self) -> anyhow::Result<proto::GameInfo> {
+        let game = self.common.game.clone();
+        self.game_info_of(&game).await
+    }
+
+    /// What `ListGames` says of `game`.
+    pub async fn game_info_of(&mut self, game: &str) -> anyhow::Result<proto::GameInfo> {
+        let games = self
+            .client
+            .list_games(proto::ListGamesRequest {})
+            .await
+            .map_err(status)?
+            .into_inner()
+            .games;
+        let known: Vec<String> = games.iter().map(|g| g.name.clone()).collect();
+        games
+            .into_iter()
+            .find(|g| g.name.eq_ignore_ascii_case(game))
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "unknown game {game:?} (the server lists {})",
+                    known.join(", ")
+                )
+            })
+    }
+
     /// The position given by `--position` (or the start position), after `--moves`.
     pub async fn current(&mut self) -> anyhow::Result<Current> {
         let mut current = match &self.common.position {

@@ -12,10 +12,12 @@ use super::{apply_request, required, status, Session};
 use crate::args::SearchArgs;
 use crate::clock::Civil;
 use crate::output::{out, outcome_text};
+use crate::sides::Sides;
 
 /// How `caber play` is set up.
 pub struct PlayArgs {
-    /// The person's side: `first` or `second`.
+    /// The person's side as the game names it (e.g. `white`), or `1`/`2`;
+    /// empty: the side to move.
     pub side: String,
     /// The engine's search of each move (default 1 s).
     pub search: SearchArgs,
@@ -51,21 +53,25 @@ fn engine_name(search: &SearchArgs) -> String {
 /// `resign`), the engine answers; the record is saved when the game ends,
 /// on `resign`, or when the input ends (then unfinished).
 pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
-    let person = match args.side.as_str() {
-        "first" | "1" => proto::Side::One,
-        "second" | "2" => proto::Side::Two,
-        other => anyhow::bail!("--side {other:?}: first or second"),
-    };
     let current = session.current().await?;
+    let sides = Sides::of(&session.game_info().await?);
+    let person = if args.side.trim().is_empty() {
+        proto::Side::try_from(current.report.side_to_move).unwrap_or(proto::Side::One)
+    } else {
+        sides.parse("--side", &args.side)?
+    };
     let mut record = GameRecord::new(&session.common.game);
     let variant = current.position.variant.clone();
     record.set_tag("Variant", &variant);
-    let (first, second) = match person {
-        proto::Side::One => ("you".to_string(), engine_name(&args.search)),
-        _ => (engine_name(&args.search), "you".to_string()),
-    };
-    record.set_tag("First", &first);
-    record.set_tag("Second", &second);
+    for side in [proto::Side::One, proto::Side::Two] {
+        let who = if side == person {
+            "you".to_string()
+        } else {
+            engine_name(&args.search)
+        };
+        record.set_tag(&sides.tag(side), &who);
+    }
+    out!("you play {}", sides.name(person));
     let now = Civil::now();
     record.set_tag("Date", &now.date_tag());
     match &session.common.position {

@@ -10,6 +10,7 @@ use serde_json::json;
 use super::{status, Session};
 use crate::args::SearchArgs;
 use crate::output::{counted, out};
+use crate::sides::{self, Sides};
 use crate::{chart, progress};
 
 /// Reviews the record in `file` with `args` as each position's budget.
@@ -51,9 +52,12 @@ pub async fn run(
     bar.finish_and_clear();
     let summary = summary.context("the review ended without its summary")?;
     if let Some(path) = chart_file {
-        let first = summary.players.first().map_or("first", |p| p.name.as_str());
+        let info = session.game_info_of(&summary.game).await?;
+        // From the view of the side that starts, as Lichess charts white's.
+        let side = sides::moves_first(&info, &summary.variant).unwrap_or(proto::Side::One);
+        let viewpoint = (side, Sides::of(&info).name(side).to_string());
         let title = format!("{} ({}): {}", summary.game, summary.variant, file.display());
-        std::fs::write(path, chart::svg(&title, first, &moves))
+        std::fs::write(path, chart::svg(&title, &viewpoint, &moves))
             .with_context(|| format!("cannot write the chart {}", path.display()))?;
     }
     if json {
@@ -90,9 +94,17 @@ fn print_text(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview]) {
         out!("{}", line.trim_end());
     }
     for p in &summary.players {
+        let who = if p.player.is_empty() {
+            p.name.clone()
+        } else {
+            format!("{} ({})", p.name, p.player)
+        };
+        if p.moves == 0 {
+            out!("{who}: no move");
+            continue;
+        }
         out!(
-            "{}: accuracy {:.1}%, {}, {}, {}",
-            p.name,
+            "{who}: accuracy {:.1}%, {}, {}, {}",
             p.accuracy,
             counted(p.inaccuracies, "inaccuracy", "inaccuracies"),
             counted(p.mistakes, "mistake", "mistakes"),
@@ -143,8 +155,9 @@ fn print_json(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview]) {
         .map(|p| {
             json!({
                 "name": p.name,
+                "player": p.player,
                 "moves": p.moves,
-                "accuracy": p.accuracy,
+                "accuracy": (p.moves > 0).then_some(p.accuracy),
                 "inaccuracies": p.inaccuracies,
                 "mistakes": p.mistakes,
                 "blunders": p.blunders,

@@ -4,21 +4,17 @@ use caber_service::proto;
 
 use super::{required, status, Session};
 use crate::output;
+use crate::sides::Sides;
 
-/// The side named by `player`: `first`/`1`, `second`/`2`, or empty for the side to move.
-fn side(player: &str) -> anyhow::Result<proto::Side> {
-    match player.trim().to_ascii_lowercase().as_str() {
-        "" => Ok(proto::Side::Unspecified),
-        "1" | "first" | "one" => Ok(proto::Side::One),
-        "2" | "second" | "two" => Ok(proto::Side::Two),
-        other => anyhow::bail!("--player: {other:?} is not first, second, 1 or 2"),
-    }
-}
-
-/// Shows `player`'s view of the current full state.
+/// Shows `player`'s view of the current full state (a side's name, `1`,
+/// `2`, or empty for the side to move).
 pub async fn run(session: &mut Session, player: &str) -> anyhow::Result<()> {
-    let player = side(player)?;
     let current = session.current().await?;
+    let player = if player.trim().is_empty() {
+        proto::Side::Unspecified
+    } else {
+        Sides::of(&session.game_info().await?).parse("--player", player)?
+    };
     let request = proto::ViewRequest {
         position: Some(current.position),
         player: player as i32,

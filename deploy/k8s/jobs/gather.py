@@ -74,7 +74,9 @@ def main():
     for index, result in sorted(shards.items()):
         if result.get("errors"):
             problems.append(f"shard {index} had failed games: {result['errors'][:3]}")
-        if not all(isinstance(result.get(k), dict) for k in ("a_as_first", "a_as_second")):
+        seats_of = result.get("a_seats")
+        if not (isinstance(seats_of, list) and len(seats_of) == 2
+                and all(isinstance(s, dict) for s in seats_of)):
             problems.append(f"shard {index}: not a `caber match --json` result")
     if problems:
         for problem in problems:
@@ -82,7 +84,7 @@ def main():
         sys.exit(1)
 
     def seats(r, key):
-        return int(r["a_as_first"][key]) + int(r["a_as_second"][key])
+        return sum(int(seat[key]) for seat in r["a_seats"])
 
     totals = {
         "games": sum(int(r["games"]) for r in shards.values()),
