@@ -13,7 +13,11 @@
 //!   move, as `bestmove MOVE` or a JSON object with a `"move"` field (what
 //!   `caber best --json` prints). An engine still running after twice the
 //!   movetime plus 10 s is killed and its game reported as an error, so a
-//!   hung engine cannot hang the match.
+//!   hung engine cannot hang the match;
+//! - `uci=COMMAND`: an engine that speaks the protocol of `caber engine`
+//!   (docs/ENGINE.md), started once per game and told the game, variant and
+//!   seed by its options, then asked `position fen TEXT` and `go movetime
+//!   MS` for each move (the same deadline as `cmd=`).
 
 use std::process::Output;
 use std::time::Duration;
@@ -25,6 +29,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::client::Client;
 use crate::replies::status;
+use crate::uci_process::UciProcess;
 
 /// What plays a side.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +42,13 @@ pub enum Engine {
         name: String,
         /// Its limits.
         limits: proto::Limits,
+    },
+    /// An engine process speaking the `caber engine` protocol, one per game.
+    Uci {
+        /// The command's words.
+        command: Vec<String>,
+        /// The movetime of each `go`.
+        movetime: u32,
     },
     /// An external command run once per move.
     Command {
@@ -67,6 +79,12 @@ pub fn parse(spec: &str, movetime: u32, threads: u32) -> anyhow::Result<Player> 
             bail!("engine {spec:?}: cmd= needs a command");
         }
         Engine::Command { template, movetime }
+    } else if let Some(command) = spec.strip_prefix("uci=") {
+        let command = crate::words::split(command);
+        if command.is_empty() {
+            bail!("engine {spec:?}: uci= needs a command");
+        }
+        Engine::Uci { command, movetime }
     } else {
         let (name, options) = spec.split_once(':').unwrap_or((spec, ""));
         let name = match name {
@@ -145,15 +163,33 @@ impl Player {
         Ok(())
     }
 
-    /// This player's move in `position` (`text` its text notation).
+    /// This player's move in `position` (`text` its text notation);
+    /// `process` is its engine process in this game, started at its first
+    /// move (`uci=`), with the game's `seed`.
     pub async fn choose(
         &self,
         client: &mut Client,
         position: &proto::Position,
         text: &str,
         rng: &mut ChaCha8Rng,
+        process: &mut Option<UciProcess>,
+        seed: u64,
     ) -> anyhow::Result<String> {
         match &self.engine {
+            Engine::Uci { command, movetime } => {
+                let engine = match process {
+                    Some(engine) => engine,
+                    None => process.insert(
+                        UciProcess::start(command, &position.game, &position.variant, seed)
+                            .await
+                            .with_context(|| self.spec.clone())?,
+                    ),
+                };
+                engine
+                    .best(text, *movetime, command_deadline(*movetime))
+                    .await
+                    .with_context(|| self.spec.clone())
+            }
             Engine::Random => match random_move(client, position, rng).await? {
                 Some(mv) => Ok(mv.text),
                 None => bail!("{}: no legal move", self.spec),

@@ -15,6 +15,7 @@ mod progress;
 mod puzzles;
 mod replies;
 mod sides;
+mod uci_process;
 mod words;
 
 use std::path::PathBuf;
@@ -76,8 +77,9 @@ enum Command {
     },
     /// Play a match between two players of any game (engine specs: random,
     /// uct-baseline, a searcher such as alphabeta:depth=4 or ismcts:nodes=1000,
-    /// default (the game's default searcher), or cmd=TEMPLATE for another
-    /// engine), each opening twice with the seats swapped; prints results per
+    /// default (the game's default searcher), cmd=TEMPLATE for another
+    /// engine run per move, or uci=COMMAND for an engine that speaks the
+    /// protocol of `caber engine`), each opening twice with the seats swapped; prints results per
     /// seat, the score with its Elo difference, an SPRT verdict with --sprt,
     /// and writes every game as a record.
     Match {
@@ -139,6 +141,12 @@ enum Command {
         #[arg(long, value_name = "FILE.svg")]
         chart: Option<PathBuf>,
     },
+    /// A UCI-style engine loop on standard input and output for GUIs,
+    /// tournament managers and scripts: uci, isready, setoption (Game,
+    /// Variant, Searcher, Seed, MultiPV, Threads), ucinewgame, position
+    /// startpos|fen TEXT [moves ...], go (movetime, depth, nodes, infinite,
+    /// wtime/btime/winc/binc/movestogo), stop, quit (docs/ENGINE.md).
+    Engine,
     /// Play against the engine in the terminal: type moves, or `moves`,
     /// `hint`, `undo`, `resign`; the game record is saved at the end.
     Play {
@@ -335,6 +343,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             commands::matches::run(&mut session, args).await
         }
         Command::Perft { depth, divide } => commands::perft::run(&mut session, depth, divide).await,
+        Command::Engine => commands::engine::run(&mut session).await,
         Command::Play {
             side,
             search,

@@ -33,20 +33,32 @@ impl Sides {
         side_tag(self.name(side))
     }
 
+    /// The side the game calls `name` (any case), if it has one.
+    pub fn named(&self, name: &str) -> Option<proto::Side> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case(&self.names[0]) {
+            Some(proto::Side::One)
+        } else if name.eq_ignore_ascii_case(&self.names[1]) {
+            Some(proto::Side::Two)
+        } else {
+            None
+        }
+    }
+
     /// The side a person named in option `flag`: the game's name for it
     /// (any case), or `1`/`2` for `SIDE_ONE`/`SIDE_TWO`.
     pub fn parse(&self, flag: &str, text: &str) -> anyhow::Result<proto::Side> {
         let text = text.trim();
-        if text == "1" || text.eq_ignore_ascii_case(&self.names[0]) {
-            Ok(proto::Side::One)
-        } else if text == "2" || text.eq_ignore_ascii_case(&self.names[1]) {
-            Ok(proto::Side::Two)
-        } else {
-            anyhow::bail!(
-                "{flag}: {text:?} is not a side of this game ({} or {})",
-                self.names[0],
-                self.names[1]
-            )
+        match text {
+            "1" => Ok(proto::Side::One),
+            "2" => Ok(proto::Side::Two),
+            _ => self.named(text).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{flag}: {text:?} is not a side of this game ({} or {})",
+                    self.names[0],
+                    self.names[1]
+                )
+            }),
         }
     }
 }

@@ -272,6 +272,43 @@ fn match_stops_by_sprt_and_plays_an_engine_command() {
     let (first, second) = (&v["a_seats"][0], &v["a_seats"][1]);
     assert_eq!(first["wins"], second["losses"], "{v}");
     assert_eq!(first["draws"], second["draws"], "{v}");
+
+    // A `caber engine` process per game and seat (uci=), told the game by
+    // its options: every game played, none failed.
+    let uci = format!("uci={} engine", env!("CARGO_BIN_EXE_caber"));
+    let v = json(&[
+        "--game",
+        "almatafl",
+        "match",
+        "--a",
+        &uci,
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--movetime",
+        "30",
+        "--records",
+        records,
+        "--json",
+    ]);
+    assert_eq!(v["games"], 2, "{v}");
+    assert_eq!(v["errors"].as_array().unwrap().len(), 0, "{v}");
+    let bad = caber(&[
+        "match",
+        "--a",
+        "uci=/nonexistent/engine",
+        "--b",
+        "random",
+        "--games",
+        "2",
+    ]);
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("cannot run \"/nonexistent/engine\""),
+        "{said}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -3,10 +3,11 @@
 //! run (from the repository root) and its output compared with the lines
 //! up to the next command, line by line. A line `...` stands for any lines,
 //! `...` within a line for any text; the fields that change from run to run
-//! (`nps N`, `time N`, `in N s`) are compared as placeholders.
+//! (`nps N`, `time N`, `in N s`) are compared as placeholders. A command
+//! ending in `< FILE` reads FILE (from the root) on its standard input.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -150,9 +151,20 @@ fn every_caber_example_in_the_docs_is_what_caber_prints() {
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         for (line, command, expected) in examples(&text) {
+            // `< FILE` at the end: the command reads FILE (from the root).
+            let mut args = words(&command);
+            let input = match args.as_slice() {
+                [.., lt, file] if lt == "<" => {
+                    let file = std::fs::File::open(root().join(file)).expect("the input file");
+                    args.truncate(args.len() - 2);
+                    Stdio::from(file)
+                }
+                _ => Stdio::null(),
+            };
             let out = Command::new(env!("CARGO_BIN_EXE_caber"))
-                .args(words(&command))
+                .args(args)
                 .current_dir(root())
+                .stdin(input)
                 .output()
                 .expect("caber runs");
             let printed = format!(

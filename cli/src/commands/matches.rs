@@ -29,6 +29,7 @@ use crate::engines::{self, Player};
 use crate::output::{counted, out};
 use crate::progress;
 use crate::sides::Sides;
+use crate::uci_process::UciProcess;
 
 /// The longest game: past it, a draw.
 const MAX_PLIES: usize = 1000;
@@ -290,11 +291,14 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
     record.set_tag(&setup.sides.tag(proto::Side::Two), &two.spec);
     record.set_tag("Date", &setup.date);
     record.set_tag("Round", &(index + 1).to_string());
+    let seed = setup.seed.wrapping_add(opening);
     if setup.chance {
-        record.set_tag("Seed", &setup.seed.wrapping_add(opening).to_string());
+        record.set_tag("Seed", &seed.to_string());
     } else {
         record.set_tag("Start", &report.text);
     }
+    // Each side's engine process in this game (`uci=` players), SIDE_ONE's first.
+    let mut processes: [Option<UciProcess>; 2] = [None, None];
     let mut plies = 0;
     let outcome = loop {
         if let Some(o) = report.outcome.clone() {
@@ -309,8 +313,16 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
         } else {
             two
         };
+        let process = &mut processes[usize::from(report.side_to_move != proto::Side::One as i32)];
         let mv = mover
-            .choose(&mut client, &position, &report.text, &mut rng)
+            .choose(
+                &mut client,
+                &position,
+                &report.text,
+                &mut rng,
+                process,
+                seed,
+            )
             .await?;
         let applied = client
             .apply(apply_request(position, &mv))

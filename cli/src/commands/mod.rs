@@ -1,6 +1,7 @@
 //! The commands, one module per group, sharing a [`Session`].
 
 pub mod bench;
+pub mod engine;
 pub mod games;
 pub mod matches;
 pub mod perft;
