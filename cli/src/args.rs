@@ -22,8 +22,9 @@ pub struct Common {
     /// Moves to play first, in order, separated by spaces.
     #[arg(long, global = true, default_value = "", hide_default_value = true)]
     pub moves: String,
-    /// Seed for games with chance.
-    #[arg(long, global = true, default_value_t = 0)]
+    /// Seed for games with chance (the deal; also the seed of sampling
+    /// searchers), 0 by default.
+    #[arg(long, global = true, default_value_t = 0, hide_default_value = true)]
     pub seed: u64,
     /// Machine output: one JSON object per command (per update for `analyze`).
     #[arg(long, global = true)]
@@ -56,18 +57,33 @@ impl Common {
 /// Search limits (zero or absent: no limit of that kind).
 #[derive(Args, Debug, Clone, Default)]
 pub struct SearchArgs {
-    /// Maximum depth in plies.
-    #[arg(long, default_value_t = 0)]
+    /// Maximum depth in plies (0: no depth limit).
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
     pub depth: u32,
-    /// Maximum number of nodes.
-    #[arg(long, default_value_t = 0)]
+    /// Maximum number of nodes (0: no node limit).
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
     pub nodes: u64,
-    /// Maximum time in milliseconds.
-    #[arg(long, default_value_t = 0)]
+    /// Maximum time in milliseconds (0: no time limit; with no limit at
+    /// all the search gets 1 s).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
     pub movetime: u32,
     /// Threads to search on (alpha-beta; 0 or 1: one).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, hide_default_value = true)]
     pub threads: u32,
+    /// Transposition table size in MB of a searcher that has one (0: its
+    /// default, 16; a server lowers it to its --max-hash-mb).
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
+    pub hash: u32,
     /// The searcher (see `caber games`; default: the game's best).
     #[arg(long, default_value = "", hide_default_value = true)]
     pub searcher: String,

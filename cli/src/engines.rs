@@ -68,6 +68,32 @@ pub struct Player {
     pub engine: Engine,
 }
 
+/// The options of a searcher spec (anything else is a weight).
+const OPTIONS: [&str; 4] = ["depth", "nodes", "movetime", "threads"];
+
+/// The option `name` is a misspelling of (at most two edits away), if any.
+fn near_option(name: &str) -> Option<&'static str> {
+    OPTIONS
+        .into_iter()
+        .find(|o| *o != name && edit_distance(o, name) <= 2)
+}
+
+/// Levenshtein distance: insertions, deletions and substitutions.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 /// Reads a spec; `movetime` is the budget of a searcher given no limit,
 /// `threads` the threads of one given none.
 pub fn parse(spec: &str, movetime: u32, threads: u32) -> anyhow::Result<Player> {
@@ -115,6 +141,12 @@ pub fn parse(spec: &str, movetime: u32, threads: u32) -> anyhow::Result<Player> 
                 "nodes" => limits.nodes = number()?,
                 "movetime" => limits.movetime_ms = u32::try_from(number()?)?,
                 "threads" => limits.threads = u32::try_from(number()?)?,
+                // A near miss of an option is a typo, not a weight.
+                name if near_option(name).is_some() => bail!(
+                    "engine {spec:?}: unknown option {name:?} (did you mean {}? options: {})",
+                    near_option(name).unwrap_or_default(),
+                    OPTIONS.join(", ")
+                ),
                 // The service checks the weight's name against the searcher's.
                 name => {
                     limits.weights.insert(name.to_string(), weight()?);
@@ -156,6 +188,7 @@ impl Player {
                     ..limits.clone()
                 }),
                 searcher: name.clone(),
+                table: String::new(),
             })
             .await
             .map_err(status)
@@ -204,6 +237,7 @@ impl Player {
                         position: Some(position.clone()),
                         limits: Some(limits),
                         searcher: name.clone(),
+                        table: String::new(),
                     })
                     .await
                     .map_err(status)?
@@ -302,6 +336,20 @@ fn move_of(line: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_misspelt_option_is_named_as_one() {
+        assert_eq!(edit_distance("depht", "depth"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("nodes", "nodes"), 0);
+        let e = parse("alphabeta:depht=2", 100, 1).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "engine \"alphabeta:depht=2\": unknown option \"depht\" (did you mean depth? options: depth, nodes, movetime, threads)"
+        );
+        // A weight far from every option goes to the service as a weight.
+        assert!(parse("alphabeta:white_soldier=200", 100, 1).is_ok());
+    }
 
     #[test]
     fn specs_are_read() {

@@ -43,7 +43,7 @@ struct Cli {
 enum Command {
     /// List the games, their variants and notation help.
     Games,
-    /// Show the start position (after --moves).
+    /// Show the start position, or the one --position gives (after --moves).
     New,
     /// List the legal moves.
     Legal,
@@ -164,7 +164,7 @@ enum Command {
     /// Draw the position (after --moves) as SVG: boards with coordinates,
     /// hex boards as hexes, stacks, cards; the last move marked.
     Render {
-        /// The SVG file to write.
+        /// The SVG file to write (`-`: standard output).
         #[arg(long, value_name = "FILE")]
         svg: PathBuf,
         /// The move to mark (default: the last of --moves; "" for none).
@@ -297,6 +297,87 @@ enum Bench {
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
     },
+}
+
+/// The global options a command has no use for, and so refuses rather
+/// than ignores: (command path, options, why).
+const NOT_TAKEN: &[(&str, &[&str], &str)] = &[
+    (
+        "games",
+        &["variant", "position", "moves", "seed"],
+        "it lists every game",
+    ),
+    (
+        "review",
+        &["game", "variant", "position", "moves", "seed"],
+        "the record names its game, start and moves",
+    ),
+    (
+        "puzzle solve",
+        &["game", "variant", "position", "moves", "seed"],
+        "the puzzle file names each puzzle's game and position",
+    ),
+    (
+        "puzzle play",
+        &["game", "variant", "position", "moves", "seed"],
+        "the puzzle file names each puzzle's game and position",
+    ),
+    (
+        "engine",
+        &["position", "moves"],
+        "positions come by its `position` command",
+    ),
+];
+
+/// The command line read: help and version printed (exit 0); an error as
+/// text, or as one JSON object with `--json` (exit 2); an option the
+/// command would ignore refused.
+fn parse_arguments() -> Result<Cli, ExitCode> {
+    use clap::parser::ValueSource;
+    use clap::{CommandFactory, FromArgMatches};
+    let json = std::env::args().any(|a| a == "--json");
+    let fail = |message: String| {
+        output::error(&anyhow::anyhow!(message), None, json);
+        ExitCode::from(2)
+    };
+    let matches = match Cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(e) if !e.use_stderr() => {
+            // --help, --version.
+            let _ = e.print();
+            return Err(ExitCode::SUCCESS);
+        }
+        Err(e) if json => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or_default();
+            return Err(fail(first.trim_start_matches("error: ").to_string()));
+        }
+        Err(e) => {
+            let _ = e.print();
+            return Err(ExitCode::from(2));
+        }
+    };
+    // The command's path, e.g. "puzzle solve", and its own matches.
+    let mut path = Vec::new();
+    let mut inner = &matches;
+    while let Some((name, sub)) = inner.subcommand() {
+        path.push(name);
+        inner = sub;
+    }
+    let path = path.join(" ");
+    let given = |id: &str| {
+        [&matches, inner].iter().any(|m| {
+            m.try_get_raw(id).is_ok() && m.value_source(id) == Some(ValueSource::CommandLine)
+        })
+    };
+    for (command, options, why) in NOT_TAKEN.iter().filter(|(c, ..)| *c == path) {
+        if let Some(option) = options.iter().find(|o| given(o)) {
+            return Err(fail(format!(
+                "--{option}: `caber {command}` does not take it ({why})"
+            )));
+        }
+    }
+    Cli::from_arg_matches(&matches).map_err(|e| fail(e.to_string()))
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
@@ -441,7 +522,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_arguments() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let (target, json) = (cli.common.target(), cli.common.json);
     match run(cli).await {
         Ok(()) => ExitCode::SUCCESS,

@@ -40,8 +40,9 @@ fn print_json(value: Json) {
 /// A failed command: `error: ...` (and `hint: ...`) on standard error, or
 /// with `--json` one object `{"error": {"code", "message", "hint"}}` on
 /// standard output. The code is the gRPC status code of a refusal by the
-/// service, `UNAVAILABLE` when the server could not be reached, and
-/// `INVALID_ARGUMENT` for the command's own input.
+/// service, `UNAVAILABLE` when the server could not be reached, `NOT_FOUND`
+/// for a file that does not exist, and `INVALID_ARGUMENT` for the command's
+/// own input (its arguments included).
 pub fn error(error: &anyhow::Error, hint: Option<&str>, as_json: bool) {
     let status = error
         .chain()
@@ -49,25 +50,43 @@ pub fn error(error: &anyhow::Error, hint: Option<&str>, as_json: bool) {
     let transport = error
         .chain()
         .any(|e| e.downcast_ref::<tonic::transport::Error>().is_some());
+    let missing = error.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    });
     let code = match status {
         // A status with a source is the client transport's, not the server's.
         Some(_) if transport => "UNAVAILABLE",
         Some(s) => caber_service::metrics::code_name(s.0.code()),
         None if transport => "UNAVAILABLE",
+        None if missing => "NOT_FOUND",
         None => "INVALID_ARGUMENT",
     };
+    let message = error_message(error);
     if as_json {
-        let mut value = json!({ "code": code, "message": format!("{error:#}") });
+        let mut value = json!({ "code": code, "message": message });
         if let Some(hint) = hint {
             value["hint"] = json!(hint);
         }
         print_json(json!({ "error": value }));
     } else {
-        eprintln!("error: {error:#}");
+        eprintln!("error: {message}");
         if let Some(hint) = hint {
             eprintln!("hint: {hint}");
         }
     }
+}
+
+/// An error and its causes, `: `-separated, a cause that repeats the one
+/// before it said once (the transport's errors nest the same text).
+fn error_message(error: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for part in format!("{error:#}").split(": ") {
+        if parts.last().map(String::as_str) != Some(part) {
+            parts.push(part.to_string());
+        }
+    }
+    parts.join(": ")
 }
 
 /// A score as JSON: `{"cp": n}`, `{"mate_plies": n}` or `{"draw": true}`.

@@ -530,3 +530,53 @@ fn ctrl_c_ends_analyze_with_its_final_report() {
     );
     assert!(last.to_string().contains("stopped by Ctrl-C"), "{last}");
 }
+
+/// What a command cannot use is refused, argument errors follow `--json`,
+/// a missing file is NOT_FOUND, and the small conveniences hold.
+#[test]
+fn papercuts_are_gone() {
+    let e = error_of(&caber(&["best", "--depth", "abc", "--json"]));
+    assert_eq!(e["code"], "INVALID_ARGUMENT", "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("'--depth <DEPTH>'"),
+        "{e}"
+    );
+    let e = error_of(&caber(&["review", "/nonexistent/game.record", "--json"]));
+    assert_eq!(e["code"], "NOT_FOUND", "{e}");
+    for args in [
+        &[
+            "--game",
+            "almatafl",
+            "review",
+            "docs/examples/ashton.record",
+        ][..],
+        &["review", "docs/examples/ashton.record", "--moves", "e4-d4"],
+        &["engine", "--position", "x"],
+    ] {
+        let out = caber(args);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains("does not take it"), "{args:?}: {said}");
+    }
+    // `render --svg -` writes the drawing itself; `new` draws a given position.
+    let out = caber(&["render", "--svg", "-"]);
+    let svg = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    let position = format!("{START_BOARD} w -");
+    let out = caber(&["--position", &position, "new"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("to move: white"));
+    // The connection error names its cause once.
+    let out = caber(&["--server", "http://127.0.0.1:1", "games"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(said.matches("tcp connect error").count(), 1, "{said}");
+    // Help shows no empty or zero defaults and says what 0 means.
+    let help = String::from_utf8_lossy(&caber(&["best", "--help"]).stdout).to_string();
+    assert!(
+        !help.contains("[default: ]") && !help.contains("[default: 0]"),
+        "{help}"
+    );
+    assert!(help.contains("(0: no depth limit)"), "{help}");
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
-use crate::search_runner::Caps;
+use crate::search_runner::{self, Caps};
 use crate::transport::TransportLimits;
 
 /// The transport flags' defaults.
@@ -87,6 +87,15 @@ pub struct Config {
     /// once against --max-searches.
     #[arg(long, env = "CABER_MAX_THREADS_PER_SEARCH", default_value_t = 1)]
     pub max_threads_per_search: usize,
+    /// Largest transposition table one search may ask for (Limits.hash_mb),
+    /// in MB; larger requests are lowered, and SearchStats.clamped says so.
+    #[arg(long, env = "CABER_MAX_HASH_MB", default_value_t = search_runner::DEFAULT_MAX_TABLE_MB)]
+    pub max_hash_mb: usize,
+    /// Searchers kept between calls for the clients that name them
+    /// (AnalyzeRequest.table), each holding its transposition table (at
+    /// most --max-hash-mb); the least recently used goes first. 0: none kept.
+    #[arg(long, env = "CABER_MAX_KEPT_TABLES", default_value_t = search_runner::DEFAULT_KEPT_TABLES)]
+    pub max_kept_tables: usize,
     /// Largest request message accepted, in bytes: lowers each method's own
     /// limit (a game record 512 KiB, a position 256 KiB, a health check 1 KiB).
     #[arg(long, env = "CABER_MAX_MESSAGE_BYTES", default_value_t = DEFAULTS.max_message_bytes)]
@@ -156,6 +165,8 @@ impl Config {
             max_nodes: self.max_nodes,
             max_threads: self.max_threads_per_search.max(1),
             max_review: Duration::from_millis(self.max_review_ms.max(1)),
+            max_table_mb: self.max_hash_mb.max(1),
+            kept_tables: self.max_kept_tables,
         }
     }
 

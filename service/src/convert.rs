@@ -135,7 +135,8 @@ pub fn score(score: search::Score) -> proto::Score {
 }
 
 /// The engine limits of a request: zero means no limit of that kind.
-/// `None` when no limit is set at all (the message is absent or all zero).
+/// `None` when no limit and no table size is set (the message is absent or
+/// all zero).
 pub fn limits(message: Option<&proto::Limits>) -> Option<Limits> {
     let m = message?;
     let limits = Limits {
@@ -144,9 +145,13 @@ pub fn limits(message: Option<&proto::Limits>) -> Option<Limits> {
         movetime: (m.movetime_ms > 0).then(|| Duration::from_millis(m.movetime_ms.into())),
         seed: m.seed,
         threads: m.threads.max(1) as usize,
+        table_mb: m.hash_mb as usize,
         ..Limits::default()
     };
-    let any = limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some();
+    let any = limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.movetime.is_some()
+        || limits.table_mb > 0;
     any.then_some(limits)
 }
 

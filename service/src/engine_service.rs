@@ -13,11 +13,12 @@ use tonic::{Request, Response, Status};
 
 use crate::call_layer::{note_game, Arrival};
 use crate::convert;
-use crate::games::{self, MatchRequest, SearcherChoice};
+use crate::games::{self, KeptTable, MatchRequest, SearcherChoice};
 use crate::proto;
 use crate::proto::game_engine_server::GameEngine;
 use crate::review;
 use crate::search_runner::{self, Finished, Notes, SearchRunner, StopOnDrop};
+use crate::transport::connections::ConnectionInfo;
 use crate::updates::{self, NotSent, Updates};
 
 /// Default interval between `Analyze` progress updates.
@@ -56,11 +57,34 @@ impl EngineService {
         Self { runner }
     }
 
+    /// Where a search asking for the kept table `name` keeps its searcher:
+    /// owned by the caller's connection (its number; none in process, where
+    /// there is one client), so no client reaches another's.
+    fn kept_table(&self, connection: Option<u64>, name: &str) -> Result<Option<KeptTable>, Status> {
+        if name.is_empty() {
+            return Ok(None);
+        }
+        if name.len() > MAX_TABLE_NAME {
+            return Err(Status::invalid_argument(format!(
+                "table: a name of {} bytes; at most {MAX_TABLE_NAME}",
+                name.len()
+            )));
+        }
+        let connection = connection.map_or_else(|| "in-process".to_string(), |c| c.to_string());
+        Ok(Some(KeptTable {
+            tables: self.runner.kept().clone(),
+            owner: format!("{connection} {name}"),
+        }))
+    }
+
     /// Searches currently running, including cancelled ones still stopping.
     pub fn running_searches(&self) -> usize {
         self.runner.running()
     }
 }
+
+/// The longest kept table name a request may give, in bytes.
+const MAX_TABLE_NAME: usize = 128;
 
 /// The game named by a request's position, for the call's log line.
 fn game_name(position: Option<&proto::Position>) -> &str {
@@ -137,7 +161,7 @@ impl GameEngine for EngineService {
                 stats: None,
             }));
         }
-        let search = game.search(position, &searcher, requested.as_ref())?;
+        let search = game.search(position, &searcher, requested.as_ref(), None)?;
         let plan = self.runner.plan(requested, timeout, arrived);
         let stop = Arc::new(AtomicBool::new(false));
         let finished = self.runner.search(search, plan, stop, |_| {}).await?;
@@ -158,6 +182,8 @@ impl GameEngine for EngineService {
         note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let arrived = Arrival::of(&request);
+        let connection =
+            ConnectionInfo::in_extensions(request.extensions()).map(ConnectionInfo::id);
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
@@ -165,6 +191,7 @@ impl GameEngine for EngineService {
             position,
             &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
             requested.as_ref(),
+            self.kept_table(connection, &r.table)?,
         )?;
         let plan = self.runner.plan(requested, timeout, arrived);
         let stop = Arc::new(AtomicBool::new(false));
@@ -191,6 +218,8 @@ impl GameEngine for EngineService {
         note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let arrived = Arrival::of(&request);
+        let connection =
+            ConnectionInfo::in_extensions(request.extensions()).map(ConnectionInfo::id);
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
@@ -198,6 +227,7 @@ impl GameEngine for EngineService {
             position,
             &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
             requested.as_ref(),
+            self.kept_table(connection, &r.table)?,
         )?;
         let mut plan = self.runner.plan(requested, timeout, arrived);
         plan.limits.multipv = r.multipv.max(1) as usize;

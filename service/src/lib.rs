@@ -22,6 +22,7 @@ pub mod convert;
 pub mod engine_service;
 pub mod errors;
 pub mod games;
+pub mod kept_tables;
 pub mod metrics;
 pub mod pool;
 pub mod process_metrics;

@@ -19,6 +19,7 @@ use caber_engine::search::{Info, Limits};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
 
+use crate::kept_tables::KeptTables;
 use crate::metrics;
 use crate::pool::{Bound, Refused, SearchPool};
 use crate::proto;
@@ -61,7 +62,18 @@ pub struct Caps {
     pub max_threads: usize,
     /// Longest review, all its searches together.
     pub max_review: Duration,
+    /// Largest transposition table of one search, in MB.
+    pub max_table_mb: usize,
+    /// Searchers kept between calls (each with its table) for the clients
+    /// that name them.
+    pub kept_tables: usize,
 }
+
+/// The default of `--max-hash-mb`: four times a search's default table.
+pub const DEFAULT_MAX_TABLE_MB: usize = 64;
+
+/// The default of `--max-kept-tables`.
+pub const DEFAULT_KEPT_TABLES: usize = 4;
 
 impl Caps {
     /// No maximum: for a service that only its own process calls (the
@@ -71,6 +83,8 @@ impl Caps {
         max_nodes: 0,
         max_threads: caber_engine::search::alphabeta::MAX_THREADS,
         max_review: Duration::MAX,
+        max_table_mb: usize::MAX,
+        kept_tables: DEFAULT_KEPT_TABLES,
     };
 }
 
@@ -81,6 +95,8 @@ impl Default for Caps {
             max_nodes: 0,
             max_threads: 1,
             max_review: Duration::from_secs(60),
+            max_table_mb: DEFAULT_MAX_TABLE_MB,
+            kept_tables: DEFAULT_KEPT_TABLES,
         }
     }
 }
@@ -130,6 +146,7 @@ pub struct SearchRunner {
     pool: SearchPool,
     caps: Caps,
     jobs: Arc<Jobs>,
+    kept: Arc<KeptTables>,
 }
 
 /// The stop flags of the jobs running or queued, for [`SearchRunner::interrupt`].
@@ -194,7 +211,13 @@ impl SearchRunner {
             pool,
             caps,
             jobs: Arc::default(),
+            kept: Arc::new(KeptTables::new(caps.kept_tables)),
         }
+    }
+
+    /// The searchers kept between calls for the clients that name them.
+    pub fn kept(&self) -> &Arc<KeptTables> {
+        &self.kept
     }
 
     /// The caps applied to every request.
@@ -361,16 +384,15 @@ pub fn plan(
 ) -> Plan {
     let mut clamped = Vec::new();
     let mut budget = Vec::new();
-    let mut limits = requested.unwrap_or_else(|| {
+    let mut limits = requested.unwrap_or_default();
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        // Limits with no budget (only a table size, say) get the default one.
         budget.push(format!(
             "no limit given: default movetime {} ms",
             DEFAULT_MOVETIME.as_millis()
         ));
-        Limits {
-            movetime: Some(DEFAULT_MOVETIME.min(caps.max_movetime)),
-            ..Limits::default()
-        }
-    });
+        limits.movetime = Some(DEFAULT_MOVETIME.min(caps.max_movetime));
+    }
     match limits.movetime {
         Some(m) if m > caps.max_movetime => {
             limits.movetime = Some(caps.max_movetime);
@@ -387,6 +409,13 @@ pub fn plan(
         clamped.push(format!(
             "nodes lowered to the server maximum of {}",
             caps.max_nodes
+        ));
+    }
+    if limits.table_mb > caps.max_table_mb {
+        limits.table_mb = caps.max_table_mb;
+        clamped.push(format!(
+            "hash lowered to the server maximum of {} MB",
+            caps.max_table_mb
         ));
     }
     if limits.threads > caps.max_threads {
@@ -575,23 +604,26 @@ mod tests {
             max_movetime: Duration::from_millis(500),
             max_nodes: 1000,
             max_threads: 2,
+            max_table_mb: 32,
             ..Caps::default()
         };
         let asked = Limits {
             movetime: Some(Duration::from_secs(5)),
             nodes: Some(1_000_000),
             threads: 8,
+            table_mb: 1024,
             ..Limits::default()
         };
         let (limits, note) = planned(Some(asked), None, caps);
         assert_eq!(limits.movetime, Some(Duration::from_millis(500)));
         assert_eq!(limits.nodes, Some(1000));
         assert_eq!(limits.threads, 2);
+        assert_eq!(limits.table_mb, 32);
         assert_eq!(note.budget, "");
         assert_eq!(
             note.clamped,
             "movetime lowered to the server maximum of 500 ms; nodes lowered to the server maximum of 1000; \
-             threads lowered to the server maximum of 2"
+             hash lowered to the server maximum of 32 MB; threads lowered to the server maximum of 2"
         );
         let within = Limits {
             nodes: Some(10),

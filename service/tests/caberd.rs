@@ -74,6 +74,7 @@ fn search_request(movetime_ms: u32) -> caber_service::proto::BestMoveRequest {
     use caber_service::proto::{position::State, BestMoveRequest, Limits, Position};
     BestMoveRequest {
         searcher: String::new(),
+        table: String::new(),
         position: Some(Position {
             game: "tablut".into(),
             variant: "bga".into(),

@@ -223,6 +223,9 @@ fn service() -> &'static EngineService {
             max_nodes: 500,
             max_threads: 2,
             max_review: Duration::from_millis(50),
+            // Fuzzed hash sizes stay small; kept tables are exercised too.
+            max_table_mb: 1,
+            kept_tables: 2,
         };
         EngineService::with_runner(SearchRunner::new(SearchPool::new(1, 4), caps))
     })
@@ -317,6 +320,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 out.push((
                     3,
                     proto::BestMoveRequest {
+                        table: "fuzz".into(),
                         searcher: String::new(),
                         position: p.clone(),
                         limits: limits.clone(),
@@ -326,6 +330,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                 out.push((
                     4,
                     proto::AnalyzeRequest {
+                        table: String::new(),
                         searcher: String::new(),
                         position: p.clone(),
                         limits: weighted.clone(),
@@ -515,6 +520,7 @@ fn long_values_are_quoted_by_a_short_prefix() {
             }));
             refused(r.await.map(drop), &format!("{name} Apply move.text"));
             let r = s.best_move(Request::new(proto::BestMoveRequest {
+                table: String::new(),
                 position: Some(good.clone()),
                 limits: None,
                 searcher: long.clone(),
@@ -527,6 +533,7 @@ fn long_values_are_quoted_by_a_short_prefix() {
             }));
             refused(r.await.map(drop), &format!("{name} Evaluate searcher"));
             let r = s.analyze(Request::new(proto::AnalyzeRequest {
+                table: String::new(),
                 position: Some(good.clone()),
                 limits: None,
                 searcher: long.clone(),

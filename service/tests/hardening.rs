@@ -74,6 +74,7 @@ fn position() -> Option<proto::Position> {
 /// A `BestMove` of the start position within `limits`.
 fn best_move(limits: proto::Limits) -> proto::BestMoveRequest {
     proto::BestMoveRequest {
+        table: String::new(),
         searcher: String::new(),
         position: position(),
         limits: Some(limits),
@@ -390,6 +391,7 @@ async fn a_dropped_analyze_stream_stops_its_search() {
     let s = start().await;
     let mut client = GameEngineClient::new(s.channel.clone());
     let request = proto::AnalyzeRequest {
+        table: String::new(),
         searcher: String::new(),
         position: position(),
         limits: long_search().limits,
@@ -702,6 +704,7 @@ async fn interrupted_searches_answer_with_their_best_so_far() {
     let analysis = tokio::spawn(async move {
         let request = proto::AnalyzeRequest {
             searcher: String::new(),
+            table: String::new(),
             position: position(),
             limits: Some(proto::Limits {
                 depth: 60,

@@ -150,6 +150,7 @@ async fn every_listed_searcher_finds_a_legal_move() {
             // By its name and by each alias.
             for name in std::iter::once(&searcher.name).chain(&searcher.aliases) {
                 let request = proto::BestMoveRequest {
+                    table: String::new(),
                     position: start.position.clone(),
                     limits: Some(proto::Limits {
                         nodes: 300,
@@ -168,6 +169,7 @@ async fn every_listed_searcher_finds_a_legal_move() {
             // A depth limit: kept by a searcher that searches by depth,
             // refused at once by one that would run to its time cap.
             let request = proto::BestMoveRequest {
+                table: String::new(),
                 position: start.position.clone(),
                 limits: Some(proto::Limits {
                     depth: 1,
@@ -196,6 +198,7 @@ async fn every_listed_searcher_finds_a_legal_move() {
             }
         }
         let request = proto::BestMoveRequest {
+            table: String::new(),
             position: start.position.clone(),
             limits: None,
             searcher: "nosuch".into(),
@@ -335,6 +338,7 @@ async fn finished_games_follow_one_rule(
         "Evaluate searched",
     );
     let best = proto::BestMoveRequest {
+        table: String::new(),
         position: p.clone(),
         limits: limits.clone(),
         searcher: String::new(),
@@ -344,6 +348,7 @@ async fn finished_games_follow_one_rule(
         "BestMove",
     );
     let analyze = proto::AnalyzeRequest {
+        table: String::new(),
         position: p.clone(),
         limits,
         searcher: String::new(),

@@ -387,6 +387,7 @@ async fn best_move_is_legal_and_searched() {
     let position = text_position("bga", &format!("{START_BOARD} b -"));
     let reply = client
         .best_move(proto::BestMoveRequest {
+            table: String::new(),
             searcher: String::new(),
             position: Some(position.clone()),
             limits: depth(2),
@@ -409,6 +410,7 @@ async fn best_move_without_limits_uses_the_default_budget() {
     let (mut client, _) = start().await;
     let reply = client
         .best_move(proto::BestMoveRequest {
+            table: String::new(),
             searcher: String::new(),
             position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
             limits: None,
@@ -427,6 +429,7 @@ async fn best_move_without_limits_uses_the_default_budget() {
 async fn best_move_ends_before_the_call_deadline() {
     let (mut client, _) = start().await;
     let mut request = Request::new(proto::BestMoveRequest {
+        table: String::new(),
         searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: depth(60),
@@ -456,6 +459,7 @@ async fn best_move_ends_before_the_call_deadline() {
 async fn analyze_streams_progress_then_one_final_report() {
     let (mut client, _) = start().await;
     let request = proto::AnalyzeRequest {
+        table: String::new(),
         searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: depth(3),
@@ -483,6 +487,7 @@ async fn analyze_streams_progress_then_one_final_report() {
 async fn analyze_reports_at_most_every_50_ms() {
     let (mut client, _) = start().await;
     let request = proto::AnalyzeRequest {
+        table: String::new(),
         searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: Some(proto::Limits {
@@ -513,6 +518,7 @@ async fn analyze_reports_at_most_every_50_ms() {
 async fn analyze_stops_the_search_when_the_client_goes_away() {
     let (mut client, service) = start().await;
     let request = proto::AnalyzeRequest {
+        table: String::new(),
         searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         // Far deeper than any search ends on its own.
@@ -756,6 +762,7 @@ async fn a_finished_game_is_a_failed_precondition() {
     assert_refused(&mut client, r, Code::FailedPrecondition, message).await;
     let r = client
         .best_move(proto::BestMoveRequest {
+            table: String::new(),
             searcher: String::new(),
             position: over.clone(),
             limits: depth(1),
@@ -986,6 +993,7 @@ async fn searches_refuse_weights_they_do_not_take() {
             ..Default::default()
         }),
         searcher: String::new(),
+        table: String::new(),
     };
     let known = [("king_distance", -20), ("king_mobility", 100)];
     let reply = client.best_move(searched(ashton.clone(), &known)).await;
@@ -1022,4 +1030,72 @@ async fn searches_refuse_weights_they_do_not_take() {
         let r = client.best_move(searched(position, &[weight])).await;
         assert_refused(&mut client, r, Code::InvalidArgument, says).await;
     }
+}
+
+/// A search naming a kept table starts from what the earlier searches of
+/// the same connection left in it; another connection with the same name,
+/// or a call naming none, starts afresh; a table size above the server's
+/// maximum is lowered and said.
+#[tokio::test]
+async fn a_kept_table_carries_a_connections_searches_over() {
+    let service = EngineService::new();
+    let mut client = common::serve(service.clone()).await;
+    let mut other = common::serve(service).await;
+    let search = |table: &str, hash_mb: u32| proto::BestMoveRequest {
+        position: Some(text_position("ashton", &format!("{START_BOARD} w -"))),
+        limits: Some(proto::Limits {
+            depth: 5,
+            hash_mb,
+            ..Default::default()
+        }),
+        searcher: String::new(),
+        table: table.into(),
+    };
+    let nodes = |reply: proto::BestMoveResponse| reply.stats.unwrap().nodes;
+    let fresh = nodes(client.best_move(search("", 0)).await.unwrap().into_inner());
+    let first = nodes(
+        client
+            .best_move(search("game-1", 0))
+            .await
+            .unwrap()
+            .into_inner(),
+    );
+    assert_eq!(first, fresh, "a new table");
+    let again = nodes(
+        client
+            .best_move(search("game-1", 0))
+            .await
+            .unwrap()
+            .into_inner(),
+    );
+    assert!(
+        again < first / 2,
+        "the kept table: {again} nodes after {first}"
+    );
+    let elsewhere = nodes(
+        other
+            .best_move(search("game-1", 0))
+            .await
+            .unwrap()
+            .into_inner(),
+    );
+    assert_eq!(elsewhere, fresh, "another connection's table of that name");
+    let unnamed = nodes(client.best_move(search("", 0)).await.unwrap().into_inner());
+    assert_eq!(unnamed, fresh);
+    let huge = client
+        .best_move(search("", 1_000_000))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        huge.stats
+            .unwrap()
+            .clamped
+            .contains("hash lowered to the server maximum of 64 MB"),
+        "clamped"
+    );
+    let long = "x".repeat(129);
+    let status = client.best_move(search(&long, 0)).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().starts_with("table: "), "{status:?}");
 }

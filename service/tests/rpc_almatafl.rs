@@ -299,6 +299,7 @@ async fn structured_positions_round_trip_with_their_repetitions() {
     assert_eq!(again.position.unwrap(), position);
     // Searched from the structured form: a legal move and a score.
     let request = proto::BestMoveRequest {
+        table: String::new(),
         position: Some(position.clone()),
         limits: Some(proto::Limits {
             depth: 2,

@@ -85,6 +85,7 @@ async fn best(
     seed: u64,
 ) -> proto::BestMoveResponse {
     let request = proto::BestMoveRequest {
+        table: String::new(),
         searcher: String::new(),
         position: Some(position.clone()),
         limits: limits(nodes, seed),
@@ -212,6 +213,7 @@ async fn the_referee_plays_a_whole_seeded_game_with_structured_moves() {
     // A finished game refuses moves and searches.
     let status = client
         .best_move(proto::BestMoveRequest {
+            table: String::new(),
             searcher: String::new(),
             position: report.position.clone(),
             limits: limits(10, 0),
@@ -373,6 +375,7 @@ async fn hidden_cards_do_not_change_searches_and_full_states_search_the_movers_v
     assert_eq!(static_eval.score.unwrap().win_probability, 0.5);
     // Analyze a view: progress, then one final report with a legal first move.
     let request = proto::AnalyzeRequest {
+        table: String::new(),
         searcher: String::new(),
         position: va.position.clone(),
         limits: limits(200, 5),

@@ -351,6 +351,7 @@ async fn time_to_a_search_place(channel: &Channel, within: Duration) -> (bool, O
     while start.elapsed() < within {
         let reply = client
             .best_move(proto::BestMoveRequest {
+                table: String::new(),
                 position: Some(proto::Position {
                     game: "tablut".into(),
                     variant: "bga".into(),

@@ -27,6 +27,13 @@ const MAX_THREADS: u32 = 256;
 /// search just stopped still holding its place).
 const BUSY_RETRIES: u32 = 20;
 
+/// The default of the `Hash` option: the searchers' own table size.
+const DEFAULT_HASH_MB: u32 = 16;
+
+/// Most MB `setoption name Hash` takes (a server lowers it further to its
+/// `--max-hash-mb`, and says so).
+const MAX_HASH_MB: u32 = 65_536;
+
 /// Interval of the `info` lines of a running search, in milliseconds.
 const REPORT_MS: u32 = 250;
 
@@ -232,6 +239,11 @@ struct Engine {
     seed: u64,
     multipv: u32,
     threads: u32,
+    /// The `Hash` option in MB (0: the searcher's default).
+    hash: u32,
+    /// The games started (`ucinewgame`, `Clear Hash`): each has its own
+    /// kept table on the server.
+    games: u32,
     /// The position of the last `position` command, if it was read.
     position: Option<proto::Position>,
 }
@@ -262,6 +274,8 @@ pub async fn run(session: &mut Session) -> anyhow::Result<()> {
         seed: session.common.seed,
         multipv: 1,
         threads: 1,
+        hash: 0,
+        games: 0,
         position: None,
     };
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
@@ -386,7 +400,8 @@ impl Engine {
         match input {
             Input::Uci => self.identify(session).await?,
             Input::SetOption { name, value } => self.set(&name, &value),
-            Input::NewGame => {}
+            // A new game searches with a new, empty table.
+            Input::NewGame => self.games += 1,
             Input::Position { start, moves } => {
                 self.position = None;
                 match self.read_position(session, start, &moves).await {
@@ -436,6 +451,8 @@ impl Engine {
         out!("option name Seed type string default {}", self.seed);
         out!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}");
         out!("option name Threads type spin default 1 min 1 max {MAX_THREADS}");
+        out!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}");
+        out!("option name Clear Hash type button");
         out!("uciok");
         Ok(())
     }
@@ -466,6 +483,11 @@ impl Engine {
                 Some(n) => self.threads = n,
                 None => out!("info string error: Threads {value:?} is not 1 to {MAX_THREADS}"),
             },
+            "hash" => match number(MAX_HASH_MB) {
+                Some(n) => self.hash = n,
+                None => out!("info string error: Hash {value:?} is not 1 to {MAX_HASH_MB}"),
+            },
+            "clear hash" => self.games += 1,
             _ => out!("info string error: no option {name:?}"),
         }
     }
@@ -561,6 +583,7 @@ impl Engine {
             movetime_ms: u32::try_from(movetime).unwrap_or(u32::MAX),
             seed: self.seed,
             threads: self.threads,
+            hash_mb: self.hash,
             ..Default::default()
         };
         let request = proto::AnalyzeRequest {
@@ -569,6 +592,9 @@ impl Engine {
             multipv: self.multipv,
             report_interval_ms: REPORT_MS,
             searcher: self.searcher.clone(),
+            // The server keeps the searcher, and its table, from one `go`
+            // of a game to the next.
+            table: format!("uci-{}", self.games),
         };
         // A search just stopped may hold its place for a moment: wait for it.
         let mut stream = session.client.analyze(request.clone()).await;

@@ -106,6 +106,8 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                     position: Some(position.clone()),
                     limits: super::search::limits(&args.search, session.common.seed),
                     searcher: args.search.searcher.clone(),
+                    // The engine keeps its table from move to move of the game.
+                    table: "play".to_string(),
                 })
                 .await
                 .map_err(status)?
@@ -149,6 +151,8 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                             ..Default::default()
                         }),
                         searcher: args.search.searcher.clone(),
+                        // The engine keeps its table from move to move of the game.
+                        table: "play".to_string(),
                     })
                     .await
                     .map_err(status)?

@@ -1,16 +1,12 @@
 //! `caber new`, `caber legal` and `caber apply`.
 
-use anyhow::bail;
 use caber_service::proto;
 
 use super::{apply_request, status, Session};
 use crate::output;
 
-/// Shows the start position (after `--moves`).
+/// Shows the start position, or the one `--position` gives (after `--moves`).
 pub async fn new(session: &mut Session) -> anyhow::Result<()> {
-    if session.common.position.is_some() {
-        bail!("new shows the start position: leave out --position (apply plays from a given one)");
-    }
     let current = session.current().await?;
     output::position(&current.report, session.common.json);
     Ok(())

@@ -306,6 +306,7 @@ async fn self_play(
                         ..Default::default()
                     }),
                     searcher: String::new(),
+                    table: String::new(),
                 })
                 .await
                 .map_err(status)?

@@ -602,6 +602,7 @@ async fn unread_reviews(server: &Server, plan: &ReliabilitySettings) -> Scenario
                     ..Default::default()
                 }),
                 searcher: String::new(),
+                table: String::new(),
             })
             .await;
         match reply {
@@ -690,6 +691,7 @@ async fn deadlines(server: &Server, plan: &ReliabilitySettings) -> Scenario {
                             ..Default::default()
                         }),
                         searcher: searcher.name.clone(),
+                        table: String::new(),
                     });
                     request.set_timeout(Duration::from_millis(deadline_ms));
                     let start = Instant::now();
@@ -781,6 +783,7 @@ fn valid_requests(
                 position: position.clone(),
                 limits: limits.clone(),
                 searcher: String::new(),
+                table: String::new(),
             }
             .encode_to_vec(),
         ),
@@ -790,6 +793,7 @@ fn valid_requests(
                 position: position.clone(),
                 limits: limits.clone(),
                 searcher: String::new(),
+                table: String::new(),
                 multipv: 2,
                 report_interval_ms: 50,
             }

@@ -9,8 +9,9 @@ use serde_json::json;
 use super::{status, Session};
 use crate::output::out;
 
-/// Writes the drawing of the position (after `--moves`) to `file`, the
-/// last of `--moves` marked unless `last` names another move (`""`: none).
+/// Writes the drawing of the position (after `--moves`) to `file` (`-`:
+/// standard output), the last of `--moves` marked unless `last` names
+/// another move (`""`: none).
 pub async fn run(session: &mut Session, file: &Path, last: Option<&str>) -> anyhow::Result<()> {
     let current = session.current().await?;
     let last_move = match last {
@@ -34,6 +35,11 @@ pub async fn run(session: &mut Session, file: &Path, last: Option<&str>) -> anyh
         .map_err(status)?
         .into_inner()
         .svg;
+    if file == Path::new("-") {
+        // `--svg -`: the drawing itself on standard output, nothing else.
+        out!("{}", svg.trim_end());
+        return Ok(());
+    }
     std::fs::write(file, &svg).with_context(|| format!("cannot write {}", file.display()))?;
     if session.common.json {
         out!(

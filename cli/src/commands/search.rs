@@ -9,7 +9,11 @@ use crate::{output, progress};
 
 /// The request's limits and weights; `None` when neither is given.
 pub fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
-    let any = args.depth > 0 || args.nodes > 0 || args.movetime > 0 || !args.weights.is_empty();
+    let any = args.depth > 0
+        || args.nodes > 0
+        || args.movetime > 0
+        || args.hash > 0
+        || !args.weights.is_empty();
     any.then(|| proto::Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -17,6 +21,7 @@ pub fn limits(args: &SearchArgs, seed: u64) -> Option<proto::Limits> {
         seed,
         threads: args.threads,
         weights: args.weights.iter().cloned().collect(),
+        hash_mb: args.hash,
     })
 }
 
@@ -46,6 +51,7 @@ pub async fn best(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()
         position: Some(current.position),
         limits: limits(args, session.common.seed),
         searcher: args.searcher.clone(),
+        table: String::new(),
     };
     let spinner = progress::spinner("searching", session.common.json);
     let reply = session.client.best_move(request).await;
@@ -68,6 +74,7 @@ pub async fn analyze(
         multipv,
         report_interval_ms: interval_ms,
         searcher: args.searcher.clone(),
+        table: String::new(),
     };
     let mut stream = session
         .client

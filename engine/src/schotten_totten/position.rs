@@ -221,6 +221,7 @@ static SEARCHERS: [SearcherInfo<View>; 2] = [
         aliases: &[],
         about: "information-set Monte Carlo tree search over the side to move's view",
         by_depth: false,
+        table: false,
         weights: &[],
         build: |_| Box::new(search::searcher()),
     },
@@ -230,6 +231,7 @@ static SEARCHERS: [SearcherInfo<View>; 2] = [
         about: "the greedy reference player: claims all it can, plays the troop keeping its best formation",
         // It answers at once, whatever the limits.
         by_depth: true,
+        table: false,
         weights: &[],
         build: |_| Box::new(Greedy),
     },

@@ -251,6 +251,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Info<G::Move>),
     ) -> Info<G::Move> {
+        if limits.table_mb > 0 && limits.table_mb != self.tt.megabytes() {
+            // A new size empties the table, as UCI engines do for `Hash`.
+            self.tt = TranspositionTable::new(limits.table_mb);
+        }
         self.tt.new_search();
         self.main.start(root);
         let mut moves = Vec::new();

@@ -70,6 +70,9 @@ pub struct SearcherInfo<R: InformationSet> {
     /// Whether a depth limit ends its search; one without it (MCTS) must be
     /// given nodes or a movetime instead, or it would run to its time cap.
     pub by_depth: bool,
+    /// Whether it has a transposition table: [`Limits::table_mb`] sizes it,
+    /// and the same searcher searching again starts from what it holds.
+    pub table: bool,
     /// The evaluation weights it takes, with their defaults (see
     /// [`Evaluator::WEIGHTS`]).
     pub weights: &'static [(&'static str, i32)],
@@ -131,6 +134,7 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
             aliases: &[],
             about: "iterative-deepening alpha-beta with a transposition table",
             by_depth: true,
+            table: true,
             weights: <G::Evaluation as Evaluator<G>>::WEIGHTS,
             build: |weights| {
                 Box::new(alphabeta::AlphaBeta::new(
@@ -146,6 +150,7 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
             aliases: &["uct-baseline"],
             about: "Monte Carlo tree search (UCT) with uniformly random playouts",
             by_depth: false,
+            table: false,
             weights: <G::Evaluation as Evaluator<G>>::WEIGHTS,
             build: |weights| Box::new(mcts::Mcts::new(weighted::<G, G::Evaluation>(weights))),
         },
@@ -200,6 +205,10 @@ pub struct Limits {
     /// Threads to search on (at least 1; alpha-beta uses them, the Monte
     /// Carlo searchers search on one).
     pub threads: usize,
+    /// The transposition table's size in MB for a searcher that has one
+    /// ([`SearcherInfo::table`]); a searcher whose table has another size
+    /// makes a new, empty one. 0: keep the table as it is.
+    pub table_mb: usize,
 }
 
 impl Limits {
@@ -225,6 +234,7 @@ impl Default for Limits {
             report_every: None,
             seed: 0,
             threads: 1,
+            table_mb: 0,
         }
     }
 }

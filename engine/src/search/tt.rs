@@ -94,6 +94,8 @@ pub(crate) struct Entry {
 pub(crate) struct TranspositionTable {
     slots: Vec<Slot>,
     generation: u8,
+    /// The size asked for, in MB.
+    megabytes: usize,
 }
 
 impl TranspositionTable {
@@ -103,7 +105,13 @@ impl TranspositionTable {
         TranspositionTable {
             slots: (0..count).map(|_| Slot::default()).collect(),
             generation: 0,
+            megabytes,
         }
+    }
+
+    /// The size asked for at [`TranspositionTable::new`], in MB.
+    pub(crate) fn megabytes(&self) -> usize {
+        self.megabytes
     }
 
     /// Empties the table.

@@ -30,6 +30,7 @@ use caber_engine::Player;
 use tonic::Status;
 
 use crate::errors;
+use crate::kept_tables::KeptTables;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
@@ -103,6 +104,15 @@ pub trait Adapter: Send + Sync + 'static {
     fn matches() -> Option<&'static Matches> {
         None
     }
+}
+
+/// Where a search's searcher is kept between calls: the store and the
+/// owner's name for it (its connection and the name the client chose).
+pub struct KeptTable {
+    /// The kept searchers.
+    pub tables: Arc<KeptTables>,
+    /// Whose it is.
+    pub owner: String,
 }
 
 /// A game's reference players and how a match between two of them is played.
@@ -237,11 +247,14 @@ pub trait ServedGame: Send + Sync {
     /// A search of a position that is not over, with the chosen searcher,
     /// refused if `limits` asks for what it cannot bound or it does not take
     /// the weights.
+    /// With `kept`, a searcher that has a table is taken from and given
+    /// back to the kept ones (see [`crate::kept_tables`]).
     fn search(
         &self,
         position: &proto::Position,
         searcher: &SearcherChoice,
         limits: Option<&Limits>,
+        kept: Option<KeptTable>,
     ) -> Result<SearchJob, Status>;
     /// A game record replayed in this game (its `Game` tag already looked
     /// up), with the chosen searcher checked as [`ServedGame::search`] checks it.

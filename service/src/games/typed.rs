@@ -8,16 +8,17 @@ use std::time::Duration;
 
 use caber_engine::information::InformationSet;
 use caber_engine::playable::Playable;
-use caber_engine::search::{Info, Limits, Score, Searchable, SearcherInfo};
+use caber_engine::search::{Info, Limits, Score, Searchable, Searcher, SearcherInfo};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
 use super::{
-    move_owner, Adapter, Matches, PerftJob, PlayoutsJob, Reviewing, SearcherChoice, ServedGame,
-    SolveJob,
+    move_owner, Adapter, KeptTable, Matches, PerftJob, PlayoutsJob, Reviewing, SearcherChoice,
+    ServedGame, SolveJob,
 };
 use crate::convert;
 use crate::errors;
+use crate::kept_tables::TableKey;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
@@ -235,6 +236,7 @@ impl<A: Adapter> ServedGame for Served<A> {
             .map(|(i, s)| proto::SearcherInfo {
                 name: s.name.to_string(),
                 aliases: s.aliases.iter().map(|a| a.to_string()).collect(),
+                table: s.table,
                 about: s.about.to_string(),
                 is_default: i == 0,
                 by_depth: s.by_depth,
@@ -321,15 +323,41 @@ impl<A: Adapter> ServedGame for Served<A> {
         message: &proto::Position,
         choice: &SearcherChoice,
         limits: Option<&Limits>,
+        kept: Option<KeptTable>,
     ) -> Result<SearchJob, Status> {
         let position = playable::<A>(message)?;
         let entry = searcher::<A>(choice, limits)?;
         let (build, weights) = (entry.build, choice.weights.clone());
+        // Only a searcher with a table gains from being kept.
+        let kept = kept.filter(|_| entry.table).map(|k| {
+            let mut sorted = weights.clone();
+            sorted.sort();
+            let setup = format!(
+                "{} {} {} {sorted:?}",
+                A::Position::GAME,
+                message.variant.trim().to_ascii_lowercase(),
+                entry.name
+            );
+            let key = TableKey {
+                owner: k.owner,
+                setup,
+            };
+            (k.tables, key)
+        });
         Ok(Box::new(move |limits, stop, progress| {
             let root = position.search_root();
-            let info = build(&weights).search(&root, limits, stop, &mut |i| {
+            type Kept<A> = Box<dyn Searcher<<<A as Adapter>::Position as Searchable>::Root>>;
+            let mut searcher: Kept<A> = kept
+                .as_ref()
+                .and_then(|(tables, key)| tables.take(key))
+                .and_then(|s| s.downcast::<Kept<A>>().ok())
+                .map_or_else(|| build(&weights), |s| *s);
+            let info = searcher.search(&root, limits, stop, &mut |i| {
                 progress(&texts::<A>(&position, i))
             });
+            if let Some((tables, key)) = kept {
+                tables.put(key, Box::new(searcher));
+            }
             Searched {
                 best: info.best_move().map(|m| move_info::<A>(&position, m)),
                 info: texts::<A>(&position, &info),

@@ -14,7 +14,7 @@ use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::task::{ready, Context, Poll, Waker};
 use std::time::{Duration, Instant};
@@ -276,11 +276,24 @@ impl Stream for Incoming {
 /// A connection as its requests and the accept loop see it: whether it has
 /// opened a call, whether it was closed to make room, and the task to wake
 /// then.
-#[derive(Default)]
 struct Watch {
+    /// The connection's number, unique in the process.
+    id: u64,
     opened: AtomicBool,
     evicted: AtomicBool,
     waker: Mutex<Option<Waker>>,
+}
+
+impl Watch {
+    fn new() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Watch {
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+            opened: AtomicBool::new(false),
+            evicted: AtomicBool::new(false),
+            waker: Mutex::new(None),
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -310,9 +323,19 @@ impl ConnectionInfo {
         self.watch.opened.store(true, Ordering::Relaxed);
     }
 
+    /// The connection's number, unique in the process (never reused, as a
+    /// peer's address and port may be).
+    pub fn id(&self) -> u64 {
+        self.watch.id
+    }
+
     /// The connection of `request`, with or without TLS (none in process).
     pub fn of<B>(request: &http::Request<B>) -> Option<&ConnectionInfo> {
-        let extensions = request.extensions();
+        Self::in_extensions(request.extensions())
+    }
+
+    /// The connection a call's extensions hold, with or without TLS.
+    pub fn in_extensions(extensions: &http::Extensions) -> Option<&ConnectionInfo> {
         extensions.get::<ConnectionInfo>().or_else(|| {
             extensions
                 .get::<TlsConnectInfo<ConnectionInfo>>()
@@ -343,7 +366,7 @@ impl Connection {
         Self {
             stream,
             remote,
-            watch: Arc::default(),
+            watch: Arc::new(Watch::new()),
             shared,
             idle: Some(Box::pin(tokio::time::sleep(idle_timeout))),
         }
