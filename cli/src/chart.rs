@@ -72,18 +72,22 @@ pub fn svg(title: &str, viewpoint: &(proto::Side, String), moves: &[proto::MoveR
             y(win) + 4.0
         );
     }
-    let step = moves.len().div_ceil(10).max(1);
-    for ply in (0..=moves.len()).step_by(step) {
+    // Ticks at moves: ply p is move (p + 1) / 2 of the side that moved,
+    // labelled at the first side's plies (1, 3, 5, ...: moves 1, 2, 3, ...).
+    let moves_count = moves.len().div_ceil(2);
+    let step = moves_count.div_ceil(10).max(1);
+    for number in (1..=moves_count).step_by(step) {
+        let ply = 2 * number - 1;
         let _ = writeln!(
             out,
-            r#"<text class="tick" x="{:.1}" y="{}" text-anchor="middle">{ply}</text>"#,
+            r#"<text class="tick" x="{:.1}" y="{}" text-anchor="middle">{number}</text>"#,
             x(ply as f64),
             HEIGHT - MARGIN + 14.0
         );
     }
     let _ = writeln!(
         out,
-        r#"<text class="axis" x="{}" y="{}" text-anchor="middle">move</text>"#,
+        r#"<text class="axis" x="{}" y="{}" text-anchor="middle">move (one ply of each side; the review's lines number plies)</text>"#,
         WIDTH / 2.0,
         HEIGHT - 8.0
     );
@@ -101,6 +105,19 @@ pub fn svg(title: &str, viewpoint: &(proto::Side, String), moves: &[proto::MoveR
         .iter()
         .map(|&(ply, win)| format!("{:.1},{:.1}", x(ply), y(win)))
         .collect();
+    if let (Some(&(first, _)), Some(&(last, _))) = (points.first(), points.last()) {
+        // The side's share filled under the curve, the other's above, as
+        // Lichess fills its chart.
+        let _ = writeln!(
+            out,
+            r##"<polygon class="area" points="{:.1},{:.1} {} {:.1},{:.1}" fill="#c9d6e8"/>"##,
+            x(first),
+            y(0.0),
+            path.join(" "),
+            x(last),
+            y(0.0)
+        );
+    }
     let _ = writeln!(
         out,
         r##"<polyline class="win" points="{}" fill="none" stroke="#235" stroke-width="2"/>"##,

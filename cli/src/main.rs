@@ -140,6 +140,11 @@ enum Command {
         /// Also write the evaluation chart to this SVG file.
         #[arg(long, value_name = "FILE.svg")]
         chart: Option<PathBuf>,
+        /// Also write the record again to OUT, each move with its evaluation
+        /// ([%eval]) and a judged move with its mark, loss and better move,
+        /// as comments that review and puzzle generate read.
+        #[arg(long, value_name = "OUT")]
+        annotate: Option<PathBuf>,
     },
     /// A UCI-style engine loop on standard input and output for GUIs,
     /// tournament managers and scripts: uci, isready, setoption (Game,
@@ -468,7 +473,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             file,
             search,
             chart,
-        } => commands::review::run(&mut session, &file, &search, chart.as_deref()).await,
+            annotate,
+        } => {
+            let outputs = commands::review::ReviewOutputs { chart, annotate };
+            commands::review::run(&mut session, &file, &search, &outputs).await
+        }
         Command::Bench(Bench::Service {
             rpc,
             baseline,

@@ -89,6 +89,7 @@ fn review_judges_every_move_as_text_json_and_a_chart() {
     let game = dir.join("blunder.record");
     std::fs::write(&game, BLUNDER).unwrap();
     let chart = dir.join("chart.svg");
+    let annotated = dir.join("annotated.record");
     let text = ok(&caber(&[
         "review",
         path(&game),
@@ -96,12 +97,16 @@ fn review_judges_every_move_as_text_json_and_a_chart() {
         "2",
         "--chart",
         path(&chart),
+        "--annotate",
+        path(&annotated),
     ]));
+    // Lichess' marks, columns as wide as their longest entry, a forced win
+    // in the mover's moves.
     assert_eq!(
         text,
         "review of tartan (standard): 2 moves\n  \
-         1. red       B:D4-D3        win 1.00 -> 0.00  blunder (-1.00), best B:D4-C4 (mate_plies 1)\n  \
-         2. blue      B:G6-F6        win 1.00 -> 1.00\n\
+         1. red  B:D4-D3??  win 1.00 -> 0.00  blunder (-1.00), best B:D4-C4 (win in 1)\n  \
+         2. blue B:G6-F6    win 1.00 -> 1.00\n\
          red: accuracy 0.0%, 0 inaccuracies, 0 mistakes, 1 blunder\n\
          blue: accuracy 100.0%, 0 inaccuracies, 0 mistakes, 0 blunders\n\
          result: blue won (coronation)\n"
@@ -122,6 +127,33 @@ fn review_judges_every_move_as_text_json_and_a_chart() {
         .find(|n| n.attribute("class") == Some("win"))
         .unwrap();
     assert_eq!(line.attribute("points").unwrap().split(' ').count(), 3);
+    assert_eq!(class("area"), 1, "the area under the curve is filled");
+    let title = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("title"));
+    assert_eq!(
+        title.and_then(|t| t.text()),
+        Some("tartan (standard): red vs blue")
+    );
+    // The annotated record: the judged move's mark and evaluation as
+    // comments, read again by review (the same judgement) and unchanged by
+    // a second annotation.
+    let written = std::fs::read_to_string(&annotated).unwrap();
+    assert!(
+        written.contains("1. B:D4-D3 {?? blunder (-1.00), best B:D4-C4} {[%eval mate -1]}"),
+        "{written}"
+    );
+    let again = dir.join("again.record");
+    let text_again = ok(&caber(&[
+        "review",
+        path(&annotated),
+        "--depth",
+        "2",
+        "--annotate",
+        path(&again),
+    ]));
+    assert_eq!(text_again, text);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), written);
     let json: Value = serde_json::from_str(&ok(&caber(&[
         "review",
         path(&game),
@@ -131,6 +163,7 @@ fn review_judges_every_move_as_text_json_and_a_chart() {
     ])))
     .unwrap();
     assert_eq!(json["moves"][0]["judgement"], "blunder");
+    assert_eq!(json["moves"][0]["mark"], "??");
     assert_eq!(json["moves"][0]["best"], "B:D4-C4");
     assert_eq!(json["players"][0]["blunders"], 1);
     assert_eq!(json["result"], "blue won (coronation)");
@@ -353,6 +386,8 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     let review = ok(&caber(&["review", path(&record), "--depth", "1", "--json"]));
     let review: serde_json::Value = serde_json::from_str(review.trim()).unwrap();
     assert_eq!(review["players"][0]["player"], "you", "{review}");
+    // The game ended by resignation, which the moves do not show.
+    assert_eq!(review["result"], "white won (resigned)", "{review}");
     // In ashton white starts: `--side black` lets the engine (white) move
     // first; sides are named as the game names them, never "first".
     let ashton = dir.join("ashton.record");
