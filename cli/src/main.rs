@@ -12,6 +12,7 @@ mod elo;
 mod engines;
 mod output;
 mod progress;
+mod prompter;
 mod puzzles;
 mod replies;
 mod sides;
@@ -152,8 +153,10 @@ enum Command {
     /// startpos|fen TEXT [moves ...], go (movetime, depth, nodes, infinite,
     /// wtime/btime/winc/binc/movestogo), stop, quit (docs/ENGINE.md).
     Engine,
-    /// Play against the engine in the terminal: type moves, or `moves`,
-    /// `hint`, `undo`, `resign`; the game record is saved at the end.
+    /// Play against the engine in the terminal: type moves (Tab completes
+    /// them; arrows edit and recall), or `moves`, `history`, `eval`, `hint`,
+    /// `undo`, `resign`; each move's events are printed, the last move shown
+    /// under the diagram; the game record is saved at the end.
     Play {
         /// Your side as the game names it, e.g. white (`caber games` lists
         /// the players and who moves first); default: the side to move.
@@ -331,6 +334,12 @@ const NOT_TAKEN: &[(&str, &[&str], &str)] = &[
         "engine",
         &["position", "moves"],
         "positions come by its `position` command",
+    ),
+    ("play", &["json"], "it is a conversation with a person"),
+    (
+        "puzzle play",
+        &["json"],
+        "it is a conversation with a person",
     ),
 ];
 

@@ -359,7 +359,7 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     let record = dir.join("game.record");
     let out = caber_with_input(
         &["play", "--depth", "1", "--record", path(&record)],
-        "e4-e9\nmoves\nd1-d2\nundo\na4-a3\nresign\n",
+        "e4-e9\nmoves\nd1-d2\nundo\na4-a3\nhistory\neval\nresign\n",
     );
     let text = ok(&out);
     assert!(
@@ -368,6 +368,17 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     );
     assert!(text.contains("a4-a3 a4-a2 a4-a1"), "{text}");
     assert_eq!(text.matches("caber plays ").count(), 2, "{text}");
+    // The move list, the last move under the diagram, the evaluation.
+    let reply = text
+        .split("caber plays ")
+        .last()
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    assert!(text.contains(&format!("last move: {reply}")), "{text}");
+    assert!(text.contains(&format!("1. a4-a3 2. {reply}\n")), "{text}");
+    assert!(text.contains("evaluation for you: "), "{text}");
     assert!(text.contains(&format!("record saved to {}", record.display())));
     let saved = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(saved.game(), "tablut");
@@ -410,6 +421,13 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     let saved = GameRecord::parse(&std::fs::read_to_string(&ashton).unwrap()).unwrap();
     assert_eq!(saved.tag("White"), Some("caber default searcher depth 1"));
     assert_eq!((saved.moves.len(), saved.tag("Result")), (1, Some("0-1")));
+    let out = caber(&["play", "--json"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--json: `caber play` does not take it"),
+        "{said}"
+    );
     let err = failed(&caber(&["play", "--side", "first"]));
     assert!(
         err.contains("--side: \"first\" is not a side of this game (black or white)"),

@@ -7,11 +7,11 @@ use anyhow::Context;
 use caber_engine::record::{GameRecord, RecordResult, RecordedMove};
 use caber_service::proto;
 
-use super::puzzle::{ask, input};
 use super::{apply_request, required, status, Session};
 use crate::args::SearchArgs;
 use crate::clock::Civil;
 use crate::output::{out, outcome_text};
+use crate::prompter::Prompter;
 use crate::sides::Sides;
 
 /// How `caber play` is set up.
@@ -83,13 +83,13 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
         record.set_tag("Start", &current.report.text);
     }
     let mut history = vec![current.report];
-    let mut input = input();
+    let mut prompter = Prompter::new();
     // The history's length when the position was last drawn.
     let mut shown = None;
     let (result, reason) = loop {
         let report = history.last().expect("the start").clone();
         if let Some(o) = &report.outcome {
-            show(session, &report, person).await?;
+            show(session, &report, person, record.moves.last()).await?;
             out!("game over: {}", outcome_text(o));
             let result = match proto::Side::try_from(o.winner) {
                 Ok(proto::Side::One) => RecordResult::FirstWon,
@@ -120,15 +120,19 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                 .map_err(status)?
                 .into_inner();
             out!("caber plays {mv}");
+            print_events(&applied.events);
             record.moves.push(played(&mv));
             history.push(required(applied.position, "position")?);
             continue;
         }
         if shown != Some(history.len()) {
-            show(session, &report, person).await?;
+            show(session, &report, person, record.moves.last()).await?;
             shown = Some(history.len());
         }
-        let Some(line) = ask(&mut input, "your move> ").await? else {
+        let legal = legal_moves(session, &position).await?;
+        let mut words = legal.clone();
+        words.extend(COMMANDS.iter().map(|c| c.to_string()));
+        let Some(line) = prompter.ask("your move> ", words).await? else {
             break (RecordResult::Unfinished, "the game was left".to_string());
         };
         match line.as_str() {
@@ -159,18 +163,30 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                     .into_inner();
                 out!("hint: {}", required(reply.best_move, "best move")?.text);
             }
-            "moves" => {
-                let legal = session
+            "moves" => out!("{}", legal.join(" ")),
+            "history" => out!("{}", move_list(&record)),
+            "eval" => {
+                let reply = session
                     .client
-                    .legal_moves(proto::LegalMovesRequest {
+                    .best_move(proto::BestMoveRequest {
                         position: Some(position),
-                        include_position: false,
+                        limits: Some(proto::Limits {
+                            movetime_ms: 300,
+                            weights: args.search.weights.iter().cloned().collect(),
+                            ..Default::default()
+                        }),
+                        searcher: args.search.searcher.clone(),
+                        table: "play".to_string(),
                     })
                     .await
                     .map_err(status)?
                     .into_inner();
-                let texts: Vec<&str> = legal.moves.iter().map(|m| m.text.as_str()).collect();
-                out!("{}", texts.join(" "));
+                let score = reply.score.as_ref();
+                out!(
+                    "evaluation for you: {}, win probability {:.2}",
+                    crate::output::score_text(score),
+                    score.map_or(0.5, |s| s.win_probability)
+                );
             }
             "undo" => {
                 // Back to the person's previous turn: their move and the reply.
@@ -186,11 +202,15 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
             mv => match session.client.apply(apply_request(position, mv)).await {
                 Ok(applied) => {
                     let applied = applied.into_inner();
+                    print_events(&applied.events);
                     let text = required(applied.r#move, "move")?.text;
                     record.moves.push(played(&text));
                     history.push(required(applied.position, "position")?);
                 }
-                Err(e) => out!("{}: try again (moves, hint, undo, resign)", e.message()),
+                Err(e) => out!(
+                    "{}: try again (Tab completes; moves, history, eval, hint, undo, resign)",
+                    e.message()
+                ),
             },
         }
     };
@@ -221,12 +241,54 @@ fn save(record: &GameRecord, path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Shows the position as the person sees it: their view in a game with
-/// hidden information.
+/// The words `caber play` takes besides moves.
+const COMMANDS: [&str; 6] = ["moves", "history", "eval", "hint", "undo", "resign"];
+
+/// The legal moves of `position`, as text.
+async fn legal_moves(
+    session: &mut Session,
+    position: &proto::Position,
+) -> anyhow::Result<Vec<String>> {
+    let legal = session
+        .client
+        .legal_moves(proto::LegalMovesRequest {
+            position: Some(position.clone()),
+            include_position: false,
+        })
+        .await
+        .map_err(status)?
+        .into_inner();
+    Ok(legal.moves.into_iter().map(|m| m.text).collect())
+}
+
+/// What a move did besides moving (captures, claims, draws), one per line.
+fn print_events(events: &[proto::Event]) {
+    for e in events {
+        out!("  {}: {}", e.kind, e.text);
+    }
+}
+
+/// The moves so far, numbered by ply as records are: `1. e4-d4 2. i4-e4`.
+fn move_list(record: &GameRecord) -> String {
+    if record.moves.is_empty() {
+        return "no moves yet".to_string();
+    }
+    record
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("{}. {}", i + 1, m.text))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Shows the position as the person sees it (their view in a game with
+/// hidden information), and the move that led to it.
 async fn show(
     session: &mut Session,
     report: &proto::PositionReport,
     person: proto::Side,
+    last: Option<&RecordedMove>,
 ) -> anyhow::Result<()> {
     let position = required(report.position.clone(), "position")?;
     let view = session
@@ -243,5 +305,8 @@ async fn show(
         Err(e) => return Err(status(e)),
     };
     out!("{}", shown.diagram.trim_end());
+    if let Some(last) = last {
+        out!("last move: {}", last.text);
+    }
     Ok(())
 }

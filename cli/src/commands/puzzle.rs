@@ -10,12 +10,12 @@ use caber_service::proto::{self, position::State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, BufReader};
 
 use super::{apply_request, required, status, Session};
 use crate::engines;
 use crate::output::{counted, out};
 use crate::progress;
+use crate::prompter::Prompter;
 use crate::puzzles::{self, Puzzle};
 
 /// A text position of `game`.
@@ -361,27 +361,21 @@ async fn replay(
     Ok(())
 }
 
-/// Lines typed by the user.
-pub type Input = tokio::io::Lines<BufReader<tokio::io::Stdin>>;
-
-/// The user's input on standard input.
-pub fn input() -> Input {
-    BufReader::new(tokio::io::stdin()).lines()
-}
-
-/// Asks `prompt` and reads one line (`None` at the end of the input).
-pub async fn ask(input: &mut Input, prompt: &str) -> anyhow::Result<Option<String>> {
-    use std::io::Write;
-    print!("{prompt}");
-    std::io::stdout().flush().ok();
-    let line = input
-        .next_line()
+/// The legal moves of `position`, as text (for completion).
+async fn legal_texts(
+    session: &mut Session,
+    position: &proto::Position,
+) -> anyhow::Result<Vec<String>> {
+    let legal = session
+        .client
+        .legal_moves(proto::LegalMovesRequest {
+            position: Some(position.clone()),
+            include_position: false,
+        })
         .await
-        .context("cannot read standard input")?;
-    if line.is_none() {
-        println!();
-    }
-    Ok(line.map(|l| l.trim().to_string()))
+        .map_err(status)?
+        .into_inner();
+    Ok(legal.moves.into_iter().map(|m| m.text).collect())
 }
 
 /// How a puzzle ended in `caber puzzle play`.
@@ -399,7 +393,7 @@ enum Ending {
 /// solver's moves, the defence answers from the solution line.
 pub async fn play(session: &mut Session, file: &Path) -> anyhow::Result<()> {
     let all = puzzles::read(file)?;
-    let mut input = input();
+    let mut prompter = Prompter::new();
     let mut endings = Vec::new();
     for (i, puzzle) in all.iter().enumerate() {
         out!(
@@ -411,7 +405,7 @@ pub async fn play(session: &mut Session, file: &Path) -> anyhow::Result<()> {
             puzzle.goal,
             puzzle.tags.join(", ")
         );
-        let ending = play_one(session, puzzle, &mut input).await?;
+        let ending = play_one(session, puzzle, &mut prompter).await?;
         let done = ending.is_none();
         endings.push(ending.unwrap_or(Ending::Failed));
         if done {
@@ -434,7 +428,7 @@ pub async fn play(session: &mut Session, file: &Path) -> anyhow::Result<()> {
 async fn play_one(
     session: &mut Session,
     puzzle: &Puzzle,
-    input: &mut Input,
+    prompter: &mut Prompter,
 ) -> anyhow::Result<Option<Ending>> {
     let start = session
         .client
@@ -455,7 +449,10 @@ async fn play_one(
     out!("{solver} to move: {}", puzzle.goal);
     loop {
         let current = history.last().expect("the start").clone();
-        let Some(line) = ask(input, "your move> ").await? else {
+        let position = required(current.position.clone(), "position")?;
+        let mut words = legal_texts(session, &position).await?;
+        words.extend(["hint", "undo", "solution", "quit"].map(String::from));
+        let Some(line) = prompter.ask("your move> ", words).await? else {
             return Ok(None);
         };
         let expected = &puzzle.solution[at];
