@@ -197,11 +197,27 @@ enum PuzzleCommand {
         /// A puzzle file (JSON Lines).
         file: PathBuf,
     },
-    /// Play the puzzles of FILE in the terminal: type moves, `hint`,
-    /// `undo`, `solution` or `quit`; a score at the end.
+    /// Play the puzzles of FILE in the terminal: type moves (Tab
+    /// completes), `hint`, `undo`, `solution` or `quit`; each puzzle's
+    /// themes are shown once it is over, a score at the end.
     Play {
         /// A puzzle file (JSON Lines).
         file: PathBuf,
+        /// Only the puzzle with this id (repeatable).
+        #[arg(long = "id", value_name = "ID")]
+        ids: Vec<String>,
+        /// Only puzzles with this theme.
+        #[arg(long)]
+        theme: Option<String>,
+        /// Only puzzles rated at least this.
+        #[arg(long, value_name = "RATING")]
+        min_rating: Option<u32>,
+        /// Only puzzles rated at most this.
+        #[arg(long, value_name = "RATING")]
+        max_rating: Option<u32>,
+        /// In a shuffled order (by --seed) instead of the file's.
+        #[arg(long)]
+        shuffle: bool,
     },
     /// Mine self-play games of --game/--variant (or the game records given
     /// with --from) for positions with exactly one winning first move and a
@@ -327,7 +343,7 @@ const NOT_TAKEN: &[(&str, &[&str], &str)] = &[
     ),
     (
         "puzzle play",
-        &["game", "variant", "position", "moves", "seed"],
+        &["game", "variant", "position", "moves"],
         "the puzzle file names each puzzle's game and position",
     ),
     (
@@ -457,8 +473,22 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Puzzle(PuzzleCommand::Solve { file }) => {
             commands::puzzle::solve(&mut session, &file).await
         }
-        Command::Puzzle(PuzzleCommand::Play { file }) => {
-            commands::puzzle::play(&mut session, &file).await
+        Command::Puzzle(PuzzleCommand::Play {
+            file,
+            ids,
+            theme,
+            min_rating,
+            max_rating,
+            shuffle,
+        }) => {
+            let selection = commands::puzzle::Selection {
+                ids,
+                theme,
+                min_rating,
+                max_rating,
+                shuffle: shuffle.then_some(session.common.seed),
+            };
+            commands::puzzle::play(&mut session, &file, &selection).await
         }
         Command::Puzzle(PuzzleCommand::Generate {
             count,

@@ -245,17 +245,50 @@ fn puzzle_play_reads_moves_hints_and_undo_from_standard_input() {
     );
     let text = ok(&out);
     for expected in [
-        "puzzle 1 of 2: one (rating 700, win in 1; win-in-1)",
+        // No theme before it is over: it would give the answer away.
+        "puzzle 1 of 2: one (rating 700, win in 1)\n",
         "your move> B:D4-D5 is not the solution: try again",
         "your move> hint: the Bishop on D4",
         "your move> B:D4-C4: correct",
+        "game over: red won (coronation)\nsolved!\nthemes: win-in-1\n",
         "move.text: bad move notation: \"ZZ\" is not a cell of the Tartan board: try again",
         "the opponent plays E1-D1",
-        "score: 2 of 2 solved (1 without help), 2 played",
+        "score: 1 solved first try, 1 solved with help, 0 failed (2 played of 2)",
     ] {
         assert!(text.contains(expected), "{expected:?} missing in\n{text}");
     }
     assert_eq!(text.matches("solved!").count(), 2);
+    // Chosen by id, theme or rating; none matching is an error.
+    let only = ok(&caber_with_input(
+        &[
+            "puzzle",
+            "play",
+            path(&file),
+            "--theme",
+            "win-in-1",
+            "--max-rating",
+            "900",
+        ],
+        "solution\n",
+    ));
+    assert!(only.contains("puzzle 1 of 1: one "), "{only}");
+    assert!(
+        only.contains("score: 0 solved first try, 0 solved with help, 1 failed (1 played of 1)"),
+        "{only}"
+    );
+    let by_id = ok(&caber_with_input(
+        &["puzzle", "play", path(&file), "--id", "two"],
+        "quit\n",
+    ));
+    assert!(by_id.contains("puzzle 1 of 1: two "), "{by_id}");
+    let err = failed(&caber(&[
+        "puzzle",
+        "play",
+        path(&file),
+        "--min-rating",
+        "3000",
+    ]));
+    assert!(err.contains("matches the selection"), "{err}");
 }
 
 #[test]
@@ -293,6 +326,27 @@ fn puzzle_generate_mines_games_for_unique_wins() {
     // The engine agrees with what it wrote.
     let solved = ok(&caber(&["puzzle", "solve", path(&out)]));
     assert!(solved.starts_with("solved 3 of 3"), "{solved}");
+    // Fewer than asked: how many, and why.
+    let few = caber(&[
+        "--game",
+        "tablut",
+        "--variant",
+        "ashton",
+        "puzzle",
+        "generate",
+        "--count",
+        "50",
+        "--games",
+        "1",
+        "--out",
+        path(&out),
+    ]);
+    let said = String::from_utf8_lossy(&few.stderr);
+    assert!(few.status.success(), "{said}");
+    assert!(
+        said.contains(" of the 50 asked for: --games 1 played out (raise it)"),
+        "{said}"
+    );
     // From a record without a puzzle in it: nothing useful, exit 2.
     let record = dir.join("short.record");
     std::fs::write(&record, "[Game \"tablut\"]\n\n1. d1-d2\n").unwrap();

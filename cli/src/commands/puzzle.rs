@@ -221,6 +221,22 @@ pub async fn generate(session: &mut Session, args: &GenerateArgs) -> anyhow::Res
             mined.positions
         );
     }
+    if mined.puzzles.len() < args.count {
+        // Fewer than asked: say why, on standard error (the lines may be
+        // the standard output).
+        let why = if args.from.is_empty() {
+            format!("--games {} played out (raise it)", args.games)
+        } else {
+            "the records given hold no more".to_string()
+        };
+        eprintln!(
+            "note: {} of the {} asked for: {why}; {}, {} positions tried",
+            mined.puzzles.len(),
+            args.count,
+            counted(games, "game", "games"),
+            mined.positions
+        );
+    }
     let lines: String = mined
         .puzzles
         .iter()
@@ -389,39 +405,86 @@ enum Ending {
     Failed,
 }
 
-/// `caber puzzle play FILE`: each puzzle in turn; the user plays the
-/// solver's moves, the defence answers from the solution line.
-pub async fn play(session: &mut Session, file: &Path) -> anyhow::Result<()> {
+/// Which puzzles of a file `caber puzzle play` gives, in which order.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// Only these ids (none: every puzzle).
+    pub ids: Vec<String>,
+    /// Only puzzles with this theme.
+    pub theme: Option<String>,
+    /// Only puzzles rated at least this.
+    pub min_rating: Option<u32>,
+    /// Only puzzles rated at most this.
+    pub max_rating: Option<u32>,
+    /// In an order shuffled by this seed instead of the file's.
+    pub shuffle: Option<u64>,
+}
+
+impl Selection {
+    /// The puzzles of `all` it takes, in its order.
+    fn of<'a>(&self, all: &'a [Puzzle]) -> Vec<&'a Puzzle> {
+        let mut chosen: Vec<&Puzzle> = all
+            .iter()
+            .filter(|p| self.ids.is_empty() || self.ids.contains(&p.id))
+            .filter(|p| self.theme.as_ref().is_none_or(|t| p.tags.contains(t)))
+            .filter(|p| self.min_rating.is_none_or(|r| p.rating >= r))
+            .filter(|p| self.max_rating.is_none_or(|r| p.rating <= r))
+            .collect();
+        if let Some(seed) = self.shuffle {
+            use rand::seq::SliceRandom;
+            chosen.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        }
+        chosen
+    }
+}
+
+/// `caber puzzle play FILE`: each chosen puzzle in turn, its themes shown
+/// once it is over; the user plays the solver's moves, the defence answers
+/// from the solution line.
+pub async fn play(session: &mut Session, file: &Path, selection: &Selection) -> anyhow::Result<()> {
     let all = puzzles::read(file)?;
+    let chosen = selection.of(&all);
+    if chosen.is_empty() {
+        anyhow::bail!(
+            "no puzzle of {} ({}) matches the selection",
+            file.display(),
+            counted(all.len() as u32, "puzzle", "puzzles")
+        );
+    }
     let mut prompter = Prompter::new();
     let mut endings = Vec::new();
-    for (i, puzzle) in all.iter().enumerate() {
+    for (i, puzzle) in chosen.iter().enumerate() {
         out!(
-            "puzzle {} of {}: {} (rating {}, {}; {})",
+            "puzzle {} of {}: {} (rating {}, {})",
             i + 1,
-            all.len(),
+            chosen.len(),
             puzzle.id,
             puzzle.rating,
-            puzzle.goal,
-            puzzle.tags.join(", ")
+            puzzle.goal
         );
         let ending = play_one(session, puzzle, &mut prompter).await?;
+        // Themes would give the answer away: shown once it is over.
+        out!("themes: {}", puzzle.tags.join(", "));
         let done = ending.is_none();
         endings.push(ending.unwrap_or(Ending::Failed));
         if done {
             break;
         }
     }
-    let clean = endings.iter().filter(|&&e| e == Ending::Clean).count();
-    let helped = endings.iter().filter(|&&e| e == Ending::Helped).count();
-    out!(
-        "score: {} of {} solved ({} without help), {} played",
-        clean + helped,
-        all.len(),
-        clean,
-        endings.len()
-    );
+    out!("score: {}", score_line(&endings, chosen.len()));
     Ok(())
+}
+
+/// `3 solved first try, 1 solved with help, 1 failed (5 played of 30)`.
+fn score_line(endings: &[Ending], of: usize) -> String {
+    let count = |e: Ending| endings.iter().filter(|&&x| x == e).count();
+    format!(
+        "{} solved first try, {} solved with help, {} failed ({} played of {of})",
+        count(Ending::Clean),
+        count(Ending::Helped),
+        count(Ending::Failed),
+        endings.len()
+    )
 }
 
 /// Plays one puzzle; `None` when the input ended (or `quit`).
@@ -515,6 +578,9 @@ async fn play_one(
         if at == puzzle.solution.len() || wins_now {
             let end = history.last().expect("a position");
             out!("{}", end.diagram.trim_end());
+            if let Some(o) = &end.outcome {
+                out!("game over: {}", crate::output::outcome_text(o));
+            }
             out!("solved!");
             return Ok(Some(if helped {
                 Ending::Helped
