@@ -29,6 +29,7 @@ use tonic::{Code, Status};
 use tower::{Layer, Service};
 
 use crate::auth::Token;
+use crate::errors;
 use crate::metrics::{self, code_name};
 
 /// The path prefix of the calls that need the token and are counted in flight.
@@ -52,18 +53,28 @@ pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Cuts the status message in `headers` (a reply's headers or trailers) to
-/// [`bounded`]'s length, keeping its code and details.
+/// [`bounded`]'s length, keeping its code and details, and gives an
+/// `INVALID_ARGUMENT` the `BadRequest` field violation its message names
+/// ([`errors::with_field_violation`]): every call's status passes here.
 fn bound_status(headers: &mut HeaderMap) {
     let long = headers
         .get("grpc-message")
         .is_some_and(|m| m.len() > MAX_STATUS_MESSAGE);
-    if !long {
+    let invalid = headers
+        .get("grpc-status")
+        .is_some_and(|c| c.as_bytes() == b"3")
+        && !headers.contains_key("grpc-status-details-bin");
+    if !long && !invalid {
         return;
     }
     if let Some(status) = Status::from_header_map(headers) {
         let message = bounded(status.message()).into_owned();
         let cut = Status::with_details(status.code(), message, status.details().to_vec().into());
-        if cut.add_header(headers).is_err() {
+        // An INVALID_ARGUMENT's field as a BadRequest violation too.
+        if errors::with_field_violation(cut)
+            .add_header(headers)
+            .is_err()
+        {
             headers.remove("grpc-message");
         }
     }

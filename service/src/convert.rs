@@ -12,7 +12,7 @@ use tonic::Status;
 
 use crate::errors;
 use crate::proto;
-use crate::search_runner::Notes;
+use crate::search_runner::{BudgetChange, Clamp, Limit, Notes};
 
 impl From<Player> for proto::Side {
     fn from(player: Player) -> Self {
@@ -155,6 +155,38 @@ pub fn limits(message: Option<&proto::Limits>) -> Option<Limits> {
     any.then_some(limits)
 }
 
+/// A lowered limit as the API says it.
+fn clamp(c: &Clamp) -> proto::Clamp {
+    let limit = match c.limit {
+        Limit::MovetimeMs => proto::Limit::MovetimeMs,
+        Limit::Nodes => proto::Limit::Nodes,
+        Limit::HashMb => proto::Limit::HashMb,
+        Limit::Threads => proto::Limit::Threads,
+    };
+    proto::Clamp {
+        limit: limit as i32,
+        asked: c.asked,
+        given: c.given,
+    }
+}
+
+/// A budget change as the API says it.
+fn budget_change(b: &BudgetChange) -> proto::BudgetChange {
+    let (reason, movetime_ms, waited_ms) = match *b {
+        BudgetChange::Default { movetime_ms } => (proto::BudgetReason::Default, movetime_ms, 0),
+        BudgetChange::Deadline { movetime_ms } => (proto::BudgetReason::Deadline, movetime_ms, 0),
+        BudgetChange::Waited {
+            waited_ms,
+            movetime_ms,
+        } => (proto::BudgetReason::Waited, movetime_ms, waited_ms),
+    };
+    proto::BudgetChange {
+        reason: reason as i32,
+        movetime_ms,
+        waited_ms,
+    }
+}
+
 /// How a search went, with the server's notes on its budget.
 pub fn stats(info: &Info<String>, notes: &Notes) -> proto::SearchStats {
     proto::SearchStats {
@@ -164,10 +196,13 @@ pub fn stats(info: &Info<String>, notes: &Notes) -> proto::SearchStats {
         nps: info.nps(),
         time_ms: info.elapsed.as_millis() as u64,
         stopped: info.stopped,
-        clamped: notes.clamped.clone(),
+        clamped: notes.clamped(),
         iterations: info.iterations,
-        budget: notes.budget.clone(),
-        interrupted: notes.interrupted.clone(),
+        budget: notes.budget(),
+        interrupted: notes.interrupted(),
+        clamps: notes.clamps.iter().map(clamp).collect(),
+        budget_changes: notes.budget_changes.iter().map(budget_change).collect(),
+        interrupted_by_shutdown: notes.interrupted_by_shutdown,
     }
 }
 

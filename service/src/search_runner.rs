@@ -113,23 +113,121 @@ pub struct Plan {
     pub notes: Notes,
 }
 
-/// What the server did to a search's budget, as `SearchStats` reports it.
+/// What the server did to a search's budget, as `SearchStats` reports it:
+/// for programs as values, for people as the prose of [`Notes::clamped`],
+/// [`Notes::budget`] and [`Notes::interrupted`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Notes {
-    /// How the server lowered what was asked to its caps (empty: it did not).
-    pub clamped: String,
-    /// How the server chose or shortened the budget for the call: the
-    /// default budget, the deadline, the wait for a thread.
-    pub budget: String,
-    /// Set when [`SearchRunner::interrupt`] stopped the search.
-    pub interrupted: String,
+    /// What the server lowered to its caps.
+    pub clamps: Vec<Clamp>,
+    /// How the server chose or shortened the budget for the call.
+    pub budget_changes: Vec<BudgetChange>,
+    /// Whether [`SearchRunner::interrupt`] stopped the search.
+    pub interrupted_by_shutdown: bool,
+}
+
+/// A limit lowered to the server's maximum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clamp {
+    /// Which limit.
+    pub limit: Limit,
+    /// What was asked.
+    pub asked: u64,
+    /// What the search got (the server's maximum).
+    pub given: u64,
+}
+
+/// A limit the server may lower.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The movetime, in ms.
+    MovetimeMs,
+    /// The node count.
+    Nodes,
+    /// The transposition table, in MB.
+    HashMb,
+    /// The threads of one search.
+    Threads,
+}
+
+/// Why the server set or shortened a search's movetime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BudgetChange {
+    /// No limit was given: the default movetime (ms).
+    Default { movetime_ms: u64 },
+    /// The movetime ends a margin before the call's deadline.
+    Deadline { movetime_ms: u64 },
+    /// The search waited for a thread; what was left of its deadline.
+    Waited { waited_ms: u64, movetime_ms: u64 },
+}
+
+impl std::fmt::Display for Clamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let given = self.given;
+        match self.limit {
+            Limit::MovetimeMs => write!(f, "movetime lowered to the server maximum of {given} ms"),
+            Limit::Nodes => write!(f, "nodes lowered to the server maximum of {given}"),
+            Limit::HashMb => write!(f, "hash lowered to the server maximum of {given} MB"),
+            Limit::Threads => write!(f, "threads lowered to the server maximum of {given}"),
+        }
+    }
+}
+
+impl std::fmt::Display for BudgetChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            BudgetChange::Default { movetime_ms } => {
+                write!(f, "no limit given: default movetime {movetime_ms} ms")
+            }
+            BudgetChange::Deadline { movetime_ms } => {
+                write!(
+                    f,
+                    "movetime {movetime_ms} ms to end before the call's deadline"
+                )
+            }
+            BudgetChange::Waited {
+                waited_ms,
+                movetime_ms,
+            } => write!(
+                f,
+                "waited {waited_ms} ms for a search thread: movetime {movetime_ms} ms"
+            ),
+        }
+    }
 }
 
 impl Notes {
+    /// The clamps in prose (empty: the search got what was asked).
+    pub fn clamped(&self) -> String {
+        listed(&self.clamps)
+    }
+
+    /// The budget changes in prose.
+    pub fn budget(&self) -> String {
+        listed(&self.budget_changes)
+    }
+
+    /// The interruption in prose (empty: none).
+    pub fn interrupted(&self) -> String {
+        if self.interrupted_by_shutdown {
+            INTERRUPTED.to_string()
+        } else {
+            String::new()
+        }
+    }
+
     /// Every note in one line (`"; "` between them; empty if none).
     pub fn joined(&self) -> String {
-        join(&join(&self.clamped, &self.budget), &self.interrupted)
+        join(&join(&self.clamped(), &self.budget()), &self.interrupted())
     }
+}
+
+fn listed<T: std::fmt::Display>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(T::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// A finished search and the notes on its budget.
@@ -281,7 +379,7 @@ impl SearchRunner {
         let queued = Instant::now();
         let work = move || {
             let started = Instant::now();
-            let mut wait_note = String::new();
+            let mut wait_note = None;
             if let Some(end) = ends_by {
                 // Whatever happens before the searcher's clock starts (its
                 // tables' allocation) counts against the deadline too.
@@ -293,11 +391,10 @@ impl SearchRunner {
                 if limits.movetime.is_none_or(|m| m > left) {
                     limits.movetime = Some(left);
                     if waited >= Duration::from_millis(1) {
-                        wait_note = format!(
-                            "waited {} ms for a search thread: movetime {} ms",
-                            waited.as_millis(),
-                            left.as_millis()
-                        );
+                        wait_note = Some(BudgetChange::Waited {
+                            waited_ms: millis(waited),
+                            movetime_ms: millis(left),
+                        });
                     }
                 }
             }
@@ -308,11 +405,9 @@ impl SearchRunner {
             .await
             .ok_or_else(|| Status::internal("search failed"))?;
         metrics::global().searched(searched.info.nodes);
-        if !wait_note.is_empty() {
-            notes.budget = join(&notes.budget, &wait_note);
-        }
+        notes.budget_changes.extend(wait_note);
         if self.interrupted() && searched.info.stopped {
-            notes.interrupted = INTERRUPTED.to_string();
+            notes.interrupted_by_shutdown = true;
         }
         Ok(Finished { searched, notes })
     }
@@ -361,6 +456,11 @@ fn busy(refused: Refused) -> Status {
     })
 }
 
+/// A duration in whole milliseconds.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 fn join(a: &str, b: &str) -> String {
     match (a.is_empty(), b.is_empty()) {
         (true, _) => b.to_string(),
@@ -382,48 +482,55 @@ pub fn plan(
     caps: Caps,
     now: Instant,
 ) -> Plan {
-    let mut clamped = Vec::new();
+    let mut clamps = Vec::new();
     let mut budget = Vec::new();
     let mut limits = requested.unwrap_or_default();
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         // Limits with no budget (only a table size, say) get the default one.
-        budget.push(format!(
-            "no limit given: default movetime {} ms",
-            DEFAULT_MOVETIME.as_millis()
-        ));
-        limits.movetime = Some(DEFAULT_MOVETIME.min(caps.max_movetime));
+        let movetime = DEFAULT_MOVETIME.min(caps.max_movetime);
+        budget.push(BudgetChange::Default {
+            movetime_ms: millis(DEFAULT_MOVETIME),
+        });
+        limits.movetime = Some(movetime);
     }
     match limits.movetime {
         Some(m) if m > caps.max_movetime => {
             limits.movetime = Some(caps.max_movetime);
-            clamped.push(format!(
-                "movetime lowered to the server maximum of {} ms",
-                caps.max_movetime.as_millis()
-            ));
+            clamps.push(Clamp {
+                limit: Limit::MovetimeMs,
+                asked: millis(m),
+                given: millis(caps.max_movetime),
+            });
         }
         Some(_) => {}
         None => limits.movetime = Some(caps.max_movetime),
     }
-    if caps.max_nodes > 0 && limits.nodes.is_some_and(|n| n > caps.max_nodes) {
+    if let Some(asked) = limits
+        .nodes
+        .filter(|&n| caps.max_nodes > 0 && n > caps.max_nodes)
+    {
         limits.nodes = Some(caps.max_nodes);
-        clamped.push(format!(
-            "nodes lowered to the server maximum of {}",
-            caps.max_nodes
-        ));
+        clamps.push(Clamp {
+            limit: Limit::Nodes,
+            asked,
+            given: caps.max_nodes,
+        });
     }
     if limits.table_mb > caps.max_table_mb {
+        clamps.push(Clamp {
+            limit: Limit::HashMb,
+            asked: limits.table_mb as u64,
+            given: caps.max_table_mb as u64,
+        });
         limits.table_mb = caps.max_table_mb;
-        clamped.push(format!(
-            "hash lowered to the server maximum of {} MB",
-            caps.max_table_mb
-        ));
     }
     if limits.threads > caps.max_threads {
+        clamps.push(Clamp {
+            limit: Limit::Threads,
+            asked: limits.threads as u64,
+            given: caps.max_threads as u64,
+        });
         limits.threads = caps.max_threads;
-        clamped.push(format!(
-            "threads lowered to the server maximum of {}",
-            caps.max_threads
-        ));
     }
     let mut ends_by = None;
     if let Some(timeout) = timeout {
@@ -431,19 +538,18 @@ pub fn plan(
         ends_by = now.checked_add(left);
         if limits.movetime.is_none_or(|m| m > left) {
             limits.movetime = Some(left);
-            budget.push(format!(
-                "movetime {} ms to end before the call's deadline",
-                left.as_millis()
-            ));
+            budget.push(BudgetChange::Deadline {
+                movetime_ms: millis(left),
+            });
         }
     }
     Plan {
         limits,
         ends_by,
         notes: Notes {
-            clamped: clamped.join("; "),
-            budget: budget.join("; "),
-            interrupted: String::new(),
+            clamps,
+            budget_changes: budget,
+            interrupted_by_shutdown: false,
         },
     }
 }
@@ -518,8 +624,12 @@ mod tests {
         let (limits, note) = planned(None, None, Caps::default());
         assert_eq!(limits.movetime, Some(DEFAULT_MOVETIME));
         assert_eq!(limits.depth, None);
-        assert_eq!(note.budget, "no limit given: default movetime 1000 ms");
-        assert_eq!(note.clamped, "");
+        assert_eq!(note.budget(), "no limit given: default movetime 1000 ms");
+        assert_eq!(
+            note.budget_changes,
+            [BudgetChange::Default { movetime_ms: 1000 }]
+        );
+        assert_eq!(note.clamped(), "");
     }
 
     #[test]
@@ -548,10 +658,10 @@ mod tests {
         );
         assert_eq!(limits.movetime, Some(Duration::from_millis(1800)));
         assert_eq!(
-            note.budget,
+            note.budget(),
             "movetime 1800 ms to end before the call's deadline"
         );
-        assert_eq!(note.clamped, "", "the deadline is no cap");
+        assert_eq!(note.clamped(), "", "the deadline is no cap");
         // At least 20 ms of margin on a short one.
         let (limits, _) = planned(
             Some(asked.clone()),
@@ -619,11 +729,37 @@ mod tests {
         assert_eq!(limits.nodes, Some(1000));
         assert_eq!(limits.threads, 2);
         assert_eq!(limits.table_mb, 32);
-        assert_eq!(note.budget, "");
+        assert_eq!(note.budget(), "");
         assert_eq!(
-            note.clamped,
+            note.clamped(),
             "movetime lowered to the server maximum of 500 ms; nodes lowered to the server maximum of 1000; \
              hash lowered to the server maximum of 32 MB; threads lowered to the server maximum of 2"
+        );
+        // The same for programs: each limit, what was asked and given.
+        assert_eq!(
+            note.clamps,
+            [
+                Clamp {
+                    limit: Limit::MovetimeMs,
+                    asked: 5000,
+                    given: 500
+                },
+                Clamp {
+                    limit: Limit::Nodes,
+                    asked: 1_000_000,
+                    given: 1000
+                },
+                Clamp {
+                    limit: Limit::HashMb,
+                    asked: 1024,
+                    given: 32
+                },
+                Clamp {
+                    limit: Limit::Threads,
+                    asked: 8,
+                    given: 2
+                },
+            ]
         );
         let within = Limits {
             nodes: Some(10),
@@ -650,7 +786,7 @@ mod tests {
         let (limits, note) = planned(Some(asked), Some(Duration::from_secs(10)), Caps::NONE);
         assert_eq!(limits.movetime, Some(Duration::from_secs(9)));
         assert_eq!(
-            note.budget,
+            note.budget(),
             "movetime 9000 ms to end before the call's deadline"
         );
     }

@@ -1087,15 +1087,67 @@ async fn a_kept_table_carries_a_connections_searches_over() {
         .await
         .unwrap()
         .into_inner();
+    let stats = huge.stats.unwrap();
     assert!(
-        huge.stats
-            .unwrap()
+        stats
             .clamped
             .contains("hash lowered to the server maximum of 64 MB"),
         "clamped"
     );
+    // The same for programs, as values.
+    assert_eq!(
+        stats.clamps,
+        [proto::Clamp {
+            limit: proto::Limit::HashMb as i32,
+            asked: 1_000_000,
+            given: 64
+        }]
+    );
+    assert!(stats.budget_changes.is_empty(), "a depth is a budget");
     let long = "x".repeat(129);
     let status = client.best_move(search(&long, 0)).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
     assert!(status.message().starts_with("table: "), "{status:?}");
+}
+
+/// An INVALID_ARGUMENT carries, beside its message, a google.rpc.BadRequest
+/// field violation naming the field, so that a client can point at it.
+#[tokio::test]
+async fn refusals_name_their_field_as_a_bad_request_violation() {
+    use tonic_types::StatusExt;
+    let (mut client, _service) = start().await;
+    let status = client
+        .best_move(proto::BestMoveRequest {
+            position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
+            limits: depth(2),
+            searcher: "mcts".into(),
+            table: String::new(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    let details = status.get_error_details();
+    let violation = &details
+        .bad_request()
+        .expect("a BadRequest")
+        .field_violations[0];
+    assert_eq!(violation.field, "limits.depth");
+    assert!(status.message().starts_with("limits.depth: "), "{status:?}");
+    assert!(
+        status.message().ends_with(&violation.description),
+        "{status:?}"
+    );
+    // A move refused in the move's own field.
+    let status = client
+        .apply(proto::ApplyRequest {
+            position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
+            r#move: text_move("zz"),
+        })
+        .await
+        .unwrap_err();
+    let details = status.get_error_details();
+    assert_eq!(
+        details.bad_request().unwrap().field_violations[0].field,
+        "move.text"
+    );
 }
