@@ -418,13 +418,7 @@ impl Engine {
 
     /// `uci`: the engine's name and options, then `uciok`.
     async fn identify(&mut self, session: &mut Session) -> anyhow::Result<()> {
-        let games = session
-            .client
-            .list_games(proto::ListGamesRequest {})
-            .await
-            .map_err(status)?
-            .into_inner()
-            .games;
+        let games = session.games().await?;
         out!("id name Caber {}", env!("CARGO_PKG_VERSION"));
         out!("id author the Caber developers");
         let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();

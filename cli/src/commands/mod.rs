@@ -49,15 +49,19 @@ impl Session {
         self.game_info_of(&game).await
     }
 
-    /// What `ListGames` says of `game`.
-    pub async fn game_info_of(&mut self, game: &str) -> anyhow::Result<proto::GameInfo> {
-        let games = self
+    /// Every game `ListGames` lists.
+    pub async fn games(&mut self) -> anyhow::Result<Vec<proto::GameInfo>> {
+        let reply = self
             .client
             .list_games(proto::ListGamesRequest {})
             .await
-            .map_err(status)?
-            .into_inner()
-            .games;
+            .map_err(status)?;
+        Ok(reply.into_inner().games)
+    }
+
+    /// What `ListGames` says of `game`.
+    pub async fn game_info_of(&mut self, game: &str) -> anyhow::Result<proto::GameInfo> {
+        let games = self.games().await?;
         let known: Vec<String> = games.iter().map(|g| g.name.clone()).collect();
         games
             .into_iter()
@@ -112,6 +116,23 @@ impl Session {
         }
         Ok(current)
     }
+}
+
+/// The legal moves of `position`, as text.
+pub async fn legal_move_texts(
+    session: &mut Session,
+    position: &proto::Position,
+) -> anyhow::Result<Vec<String>> {
+    let legal = session
+        .client
+        .legal_moves(proto::LegalMovesRequest {
+            position: Some(position.clone()),
+            include_position: false,
+        })
+        .await
+        .map_err(status)?
+        .into_inner();
+    Ok(legal.moves.into_iter().map(|m| m.text).collect())
 }
 
 /// An `Apply` request for a text move.

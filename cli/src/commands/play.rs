@@ -106,8 +106,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                     position: Some(position.clone()),
                     limits: super::search::limits(&args.search, session.common.seed),
                     searcher: args.search.searcher.clone(),
-                    // The engine keeps its table from move to move of the game.
-                    table: "play".to_string(),
+                    table: TABLE.to_string(),
                 })
                 .await
                 .map_err(status)?
@@ -129,7 +128,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
             show(session, &report, person, record.moves.last()).await?;
             shown = Some(history.len());
         }
-        let legal = legal_moves(session, &position).await?;
+        let legal = super::legal_move_texts(session, &position).await?;
         let mut words = legal.clone();
         words.extend(COMMANDS.iter().map(|c| c.to_string()));
         let Some(line) = prompter.ask("your move> ", words).await? else {
@@ -145,42 +144,13 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                 break (winner, "resigned".to_string());
             }
             "hint" => {
-                let reply = session
-                    .client
-                    .best_move(proto::BestMoveRequest {
-                        position: Some(position),
-                        limits: Some(proto::Limits {
-                            movetime_ms: 300,
-                            weights: args.search.weights.iter().cloned().collect(),
-                            ..Default::default()
-                        }),
-                        searcher: args.search.searcher.clone(),
-                        // The engine keeps its table from move to move of the game.
-                        table: "play".to_string(),
-                    })
-                    .await
-                    .map_err(status)?
-                    .into_inner();
+                let reply = glance(session, &args.search, position).await?;
                 out!("hint: {}", required(reply.best_move, "best move")?.text);
             }
             "moves" => out!("{}", legal.join(" ")),
             "history" => out!("{}", move_list(&record)),
             "eval" => {
-                let reply = session
-                    .client
-                    .best_move(proto::BestMoveRequest {
-                        position: Some(position),
-                        limits: Some(proto::Limits {
-                            movetime_ms: 300,
-                            weights: args.search.weights.iter().cloned().collect(),
-                            ..Default::default()
-                        }),
-                        searcher: args.search.searcher.clone(),
-                        table: "play".to_string(),
-                    })
-                    .await
-                    .map_err(status)?
-                    .into_inner();
+                let reply = glance(session, &args.search, position).await?;
                 let score = reply.score.as_ref();
                 out!(
                     "evaluation for you: {}, win probability {:.2}",
@@ -241,25 +211,35 @@ fn save(record: &GameRecord, path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The words `caber play` takes besides moves.
-const COMMANDS: [&str; 6] = ["moves", "history", "eval", "hint", "undo", "resign"];
-
-/// The legal moves of `position`, as text.
-async fn legal_moves(
+/// A short search for the person (`hint`, `eval`): 300 ms with the
+/// engine's searcher and weights, in the game's kept table.
+async fn glance(
     session: &mut Session,
-    position: &proto::Position,
-) -> anyhow::Result<Vec<String>> {
-    let legal = session
+    search: &SearchArgs,
+    position: proto::Position,
+) -> anyhow::Result<proto::BestMoveResponse> {
+    let reply = session
         .client
-        .legal_moves(proto::LegalMovesRequest {
-            position: Some(position.clone()),
-            include_position: false,
+        .best_move(proto::BestMoveRequest {
+            position: Some(position),
+            limits: Some(proto::Limits {
+                movetime_ms: 300,
+                weights: search.weights.iter().cloned().collect(),
+                ..Default::default()
+            }),
+            searcher: search.searcher.clone(),
+            table: TABLE.to_string(),
         })
         .await
-        .map_err(status)?
-        .into_inner();
-    Ok(legal.moves.into_iter().map(|m| m.text).collect())
+        .map_err(status)?;
+    Ok(reply.into_inner())
 }
+
+/// The kept table of the game: the engine keeps it from move to move.
+const TABLE: &str = "play";
+
+/// The words `caber play` takes besides moves.
+const COMMANDS: [&str; 6] = ["moves", "history", "eval", "hint", "undo", "resign"];
 
 /// What a move did besides moving (captures, claims, draws), one per line.
 fn print_events(events: &[proto::Event]) {

@@ -377,23 +377,6 @@ async fn replay(
     Ok(())
 }
 
-/// The legal moves of `position`, as text (for completion).
-async fn legal_texts(
-    session: &mut Session,
-    position: &proto::Position,
-) -> anyhow::Result<Vec<String>> {
-    let legal = session
-        .client
-        .legal_moves(proto::LegalMovesRequest {
-            position: Some(position.clone()),
-            include_position: false,
-        })
-        .await
-        .map_err(status)?
-        .into_inner();
-    Ok(legal.moves.into_iter().map(|m| m.text).collect())
-}
-
 /// How a puzzle ended in `caber puzzle play`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Ending {
@@ -513,7 +496,7 @@ async fn play_one(
     loop {
         let current = history.last().expect("the start").clone();
         let position = required(current.position.clone(), "position")?;
-        let mut words = legal_texts(session, &position).await?;
+        let mut words = super::legal_move_texts(session, &position).await?;
         words.extend(["hint", "undo", "solution", "quit"].map(String::from));
         let Some(line) = prompter.ask("your move> ", words).await? else {
             return Ok(None);
