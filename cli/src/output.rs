@@ -300,6 +300,13 @@ pub fn legal(moves: &[proto::MoveInfo], as_json: bool) {
     }
 }
 
+/// What a move did besides moving (captures, claims, draws), one per line.
+pub fn events(events: &[proto::Event]) {
+    for e in events {
+        out!("  {}: {}", e.kind, e.text);
+    }
+}
+
 /// `apply`.
 pub fn applied(reply: &proto::ApplyResponse, as_json: bool) -> anyhow::Result<()> {
     let report = required(reply.position.as_ref(), "position")?;
@@ -317,9 +324,7 @@ pub fn applied(reply: &proto::ApplyResponse, as_json: bool) -> anyhow::Result<()
         }));
     } else {
         out!("played {}", mv.text);
-        for e in &reply.events {
-            out!("  {}: {}", e.kind, e.text);
-        }
+        events(&reply.events);
         print_report(report);
     }
     Ok(())

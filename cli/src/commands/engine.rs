@@ -8,11 +8,11 @@ use std::future;
 use std::time::Duration;
 
 use anyhow::Context;
-use caber_service::proto::{self, position::State, score::Value};
+use caber_service::proto::{self, score::Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tonic::Streaming;
 
-use super::{apply_request, required, status, Session};
+use super::{status, Session};
 use crate::output::out;
 use crate::sides::{self, Sides};
 
@@ -493,47 +493,17 @@ impl Engine {
         start: Start,
         moves: &[String],
     ) -> anyhow::Result<proto::Position> {
-        let mut position = match start {
-            Start::Variant => {
-                let reply = session
-                    .client
-                    .new_game(proto::NewGameRequest {
-                        game: self.game.clone(),
-                        variant: self.variant.clone(),
-                        seed: self.seed,
-                    })
-                    .await
-                    .map_err(status)?
-                    .into_inner();
-                required(required(reply.position, "position")?.position, "position")?
-            }
-            Start::Text(text) => {
-                let reply = session
-                    .client
-                    .legal_moves(proto::LegalMovesRequest {
-                        position: Some(proto::Position {
-                            game: self.game.clone(),
-                            variant: self.variant.clone(),
-                            state: Some(State::Text(text)),
-                        }),
-                        include_position: true,
-                    })
-                    .await
-                    .map_err(status)?
-                    .into_inner();
-                required(required(reply.position, "position")?.position, "position")?
-            }
+        let text = match &start {
+            Start::Variant => None,
+            Start::Text(text) => Some(text.as_str()),
         };
-        for (i, mv) in moves.iter().enumerate() {
-            let reply = session
-                .client
-                .apply(apply_request(position, mv))
-                .await
-                .map_err(|s| status(s).context(format!("move {} ({mv})", i + 1)))?
-                .into_inner();
-            position = required(required(reply.position, "position")?.position, "position")?;
-        }
-        Ok(position)
+        let start = super::Start {
+            game: &self.game,
+            variant: &self.variant,
+            seed: self.seed,
+            text,
+        };
+        Ok(start.after(&mut session.client, moves, "").await?.position)
     }
 
     /// `go`: starts an `Analyze` call, or answers at once when there is

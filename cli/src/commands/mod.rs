@@ -76,29 +76,11 @@ impl Session {
 
     /// The position given by `--position` (or the start position), after `--moves`.
     pub async fn current(&mut self) -> anyhow::Result<Current> {
-        let mut current = match &self.common.position {
-            Some(text) => {
-                // Read by the server (LegalMoves reports the position it read).
-                let request = proto::LegalMovesRequest {
-                    position: Some(proto::Position {
-                        game: self.common.game.clone(),
-                        variant: self.common.variant.clone(),
-                        state: Some(State::Text(text.clone())),
-                    }),
-                    include_position: true,
-                };
-                let reply = self.client.legal_moves(request).await.map_err(status)?;
-                from_report(required(reply.into_inner().position, "position")?)?
-            }
-            None => {
-                let request = proto::NewGameRequest {
-                    game: self.common.game.clone(),
-                    variant: self.common.variant.clone(),
-                    seed: self.common.seed,
-                };
-                let reply = self.client.new_game(request).await.map_err(status)?;
-                from_report(required(reply.into_inner().position, "position")?)?
-            }
+        let start = Start {
+            game: &self.common.game,
+            variant: &self.common.variant,
+            seed: self.common.seed,
+            text: self.common.position.as_deref(),
         };
         let moves: Vec<String> = self
             .common
@@ -106,12 +88,61 @@ impl Session {
             .split_whitespace()
             .map(str::to_string)
             .collect();
+        start.after(&mut self.client, &moves, "--moves: ").await
+    }
+}
+
+/// Where a command's position starts: a position's text in a game and
+/// variant, or the variant's start (the deal of `seed` in a game with chance).
+pub struct Start<'a> {
+    /// The game id.
+    pub game: &'a str,
+    /// The variant (empty: the game's default).
+    pub variant: &'a str,
+    /// The seed of the start's deal.
+    pub seed: u64,
+    /// A position in the game's text notation, or `None` for the start.
+    pub text: Option<&'a str>,
+}
+
+impl Start<'_> {
+    /// The position, read or dealt by the server, after `moves`, each
+    /// applied (a refused one's error begins with `context`).
+    pub async fn after(
+        &self,
+        client: &mut Client,
+        moves: &[String],
+        context: &str,
+    ) -> anyhow::Result<Current> {
+        let mut current = match self.text {
+            Some(text) => {
+                // Read by the server (LegalMoves reports the position it read).
+                let request = proto::LegalMovesRequest {
+                    position: Some(proto::Position {
+                        game: self.game.to_string(),
+                        variant: self.variant.to_string(),
+                        state: Some(State::Text(text.to_string())),
+                    }),
+                    include_position: true,
+                };
+                let reply = client.legal_moves(request).await.map_err(status)?;
+                from_report(required(reply.into_inner().position, "position")?)?
+            }
+            None => {
+                let request = proto::NewGameRequest {
+                    game: self.game.to_string(),
+                    variant: self.variant.to_string(),
+                    seed: self.seed,
+                };
+                let reply = client.new_game(request).await.map_err(status)?;
+                from_report(required(reply.into_inner().position, "position")?)?
+            }
+        };
         for (i, mv) in moves.iter().enumerate() {
-            let reply = self
-                .client
+            let reply = client
                 .apply(apply_request(current.position, mv))
                 .await
-                .map_err(|s| status(s).context(format!("--moves: move {} ({mv})", i + 1)))?;
+                .map_err(|s| status(s).context(format!("{context}move {} ({mv})", i + 1)))?;
             current = from_report(required(reply.into_inner().position, "position")?)?;
         }
         Ok(current)

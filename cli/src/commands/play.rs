@@ -119,7 +119,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                 .map_err(status)?
                 .into_inner();
             out!("caber plays {mv}");
-            print_events(&applied.events);
+            crate::output::events(&applied.events);
             record.moves.push(played(&mv));
             history.push(required(applied.position, "position")?);
             continue;
@@ -172,7 +172,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
             mv => match session.client.apply(apply_request(position, mv)).await {
                 Ok(applied) => {
                     let applied = applied.into_inner();
-                    print_events(&applied.events);
+                    crate::output::events(&applied.events);
                     let text = required(applied.r#move, "move")?.text;
                     record.moves.push(played(&text));
                     history.push(required(applied.position, "position")?);
@@ -240,13 +240,6 @@ const TABLE: &str = "play";
 
 /// The words `caber play` takes besides moves.
 const COMMANDS: [&str; 6] = ["moves", "history", "eval", "hint", "undo", "resign"];
-
-/// What a move did besides moving (captures, claims, draws), one per line.
-fn print_events(events: &[proto::Event]) {
-    for e in events {
-        out!("  {}: {}", e.kind, e.text);
-    }
-}
 
 /// The moves so far, numbered by ply as records are: `1. e4-d4 2. i4-e4`.
 fn move_list(record: &GameRecord) -> String {
