@@ -4,6 +4,7 @@
 //! `caberd` with `--server`, otherwise to the same service started in-process.
 
 mod args;
+mod challenge_protocol;
 mod chart;
 mod client;
 mod clock;
@@ -179,6 +180,35 @@ enum Command {
         #[arg(long, value_name = "MOVE")]
         last: Option<String>,
     },
+    /// Play one game of the Tablut Challenge (Ashton rules) as a client of
+    /// the competition's server (docs/TABLUT_CHALLENGE.md); write its
+    /// record. Exit code 0 for a finished game, 3 when the server breaks the
+    /// protocol, 4 when the connection fails, closes or goes silent.
+    TablutChallenge {
+        /// Our colour.
+        #[arg(long, value_parser = parse_color)]
+        color: challenge_protocol::Color,
+        /// The server's host.
+        #[arg(long, default_value = "localhost")]
+        host: String,
+        /// The server's port (default: 5800 for white, 5801 for black).
+        #[arg(long)]
+        port: Option<u16>,
+        /// Our name, as the server logs it (its first 10 letters and digits).
+        #[arg(long, default_value = "caber")]
+        name: String,
+        /// The server's time for a move in seconds (its -t); each move is
+        /// sent within it, less a safety margin the client measures.
+        #[arg(long, value_name = "S", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+        timeout: u32,
+        /// Each move's search (default: the server's time less the margin;
+        /// a shorter --movetime is kept).
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Save the record to FILE (default: caber-tablut-challenge-COLOR-DATE-TIME.record).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+    },
     /// Puzzles (docs/PUZZLES.md): solve a file with the engine, play it in
     /// the terminal, or generate puzzles from games.
     #[command(subcommand)]
@@ -353,6 +383,11 @@ const NOT_TAKEN: &[(&str, &[&str], &str)] = &[
     ),
     ("play", &["json"], "it is a conversation with a person"),
     (
+        "tablut-challenge",
+        &["game", "variant", "position", "moves", "seed"],
+        "the server's states give the game (Tablut, ashton) and the position",
+    ),
+    (
         "puzzle play",
         &["json"],
         "it is a conversation with a person",
@@ -467,6 +502,26 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             commands::play::run(&mut session, &args).await
         }
+        Command::TablutChallenge {
+            color,
+            host,
+            port,
+            name,
+            timeout,
+            search,
+            record,
+        } => {
+            let args = commands::tablut_challenge::ChallengeArgs {
+                color,
+                host,
+                port,
+                name,
+                timeout,
+                search,
+                record,
+            };
+            commands::tablut_challenge::run(&mut session, &args).await
+        }
         Command::Render { svg, last } => {
             commands::render::run(&mut session, &svg, last.as_deref()).await
         }
@@ -579,8 +634,21 @@ async fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             output::error(&e, client::hint(&e, &target).as_deref(), json);
-            ExitCode::from(2)
+            match e.downcast_ref::<challenge_protocol::Failure>() {
+                Some(challenge_protocol::Failure::Protocol(_)) => ExitCode::from(3),
+                Some(challenge_protocol::Failure::Connection(_)) => ExitCode::from(4),
+                None => ExitCode::from(2),
+            }
         }
+    }
+}
+
+/// `--color white|black`.
+fn parse_color(text: &str) -> Result<challenge_protocol::Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "white" => Ok(challenge_protocol::Color::White),
+        "black" => Ok(challenge_protocol::Color::Black),
+        _ => Err(format!("{text:?}: white or black")),
     }
 }
 

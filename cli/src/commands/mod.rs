@@ -13,6 +13,7 @@ pub mod reliability;
 pub mod render;
 pub mod review;
 pub mod search;
+pub mod tablut_challenge;
 pub mod view;
 
 use caber_service::proto::{self, position::State, r#move::Kind};

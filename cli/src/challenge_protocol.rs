@@ -1,0 +1,332 @@
+//! The Tablut Challenge server's protocol, as its source
+//! (AGalassi/TablutCompetition, `Server.java`, `StreamUtils.java`,
+//! `State.java`, `Action.java`) defines it; docs/TABLUT_CHALLENGE.md says
+//! it in full. Every message is a frame: a 4-byte big-endian length, then
+//! that many bytes of UTF-8 JSON. The client sends its name as a JSON
+//! string, then one move `{"from":"e4","to":"h4","turn":"WHITE"}` per turn;
+//! the server sends both players every state `{"board":[9 rows of 9 cell
+//! names],"turn":...}`. Cells are named by a column letter `a`..`i` (the
+//! second index of `board`) and a row digit `1`..`9` (the first index, row 1
+//! on top), as in Caber's Tablut notation.
+
+use std::fmt;
+
+use caber_service::proto;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The longest frame read (a state is 691 bytes): a larger length is a
+/// protocol error, not an allocation.
+const MAX_FRAME: usize = 64 * 1024;
+
+/// Why a game against the server could not go on; the command's exit code
+/// tells the two apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The server sent something the protocol does not allow.
+    Protocol(String),
+    /// The connection failed, closed, or went silent.
+    Connection(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Protocol(why) => write!(f, "protocol error: {why}"),
+            Failure::Connection(why) => write!(f, "connection: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The two players, as the server names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Color {
+    White,
+    Black,
+}
+
+impl Color {
+    /// The server's name (`WHITE`, `BLACK`).
+    pub fn wire(self) -> &'static str {
+        match self {
+            Color::White => "WHITE",
+            Color::Black => "BLACK",
+        }
+    }
+
+    /// The server's port for this player (`Configuration.java`).
+    pub fn default_port(self) -> u16 {
+        match self {
+            Color::White => 5800,
+            Color::Black => 5801,
+        }
+    }
+
+    /// The player as Caber's Tablut names it (black is side one).
+    pub fn side(self) -> proto::Side {
+        match self {
+            Color::White => proto::Side::Two,
+            Color::Black => proto::Side::One,
+        }
+    }
+}
+
+/// A state's `turn`: who moves, or how the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    ToMove(Color),
+    WhiteWin,
+    BlackWin,
+    Draw,
+}
+
+impl Turn {
+    /// The server's name of it.
+    pub fn wire(self) -> &'static str {
+        match self {
+            Turn::ToMove(c) => c.wire(),
+            Turn::WhiteWin => "WHITEWIN",
+            Turn::BlackWin => "BLACKWIN",
+            Turn::Draw => "DRAW",
+        }
+    }
+}
+
+/// A state the server sent: the pieces by cell name (sorted) and the turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    pub black: Vec<String>,
+    pub white: Vec<String>,
+    pub king: Option<String>,
+    pub turn: Turn,
+}
+
+impl State {
+    /// Reads a state message; an error names what is wrong.
+    pub fn parse(text: &str) -> Result<State, Failure> {
+        let bad = |why: String| Failure::Protocol(format!("a state message {why}: {text:.120}"));
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| bad(format!("is not JSON ({e})")))?;
+        let turn = match value.get("turn").and_then(Value::as_str) {
+            Some("WHITE") => Turn::ToMove(Color::White),
+            Some("BLACK") => Turn::ToMove(Color::Black),
+            Some("WHITEWIN") => Turn::WhiteWin,
+            Some("BLACKWIN") => Turn::BlackWin,
+            Some("DRAW") => Turn::Draw,
+            other => return Err(bad(format!("has no valid \"turn\" ({other:?})"))),
+        };
+        let rows = value
+            .get("board")
+            .and_then(Value::as_array)
+            .filter(|rows| rows.len() == 9)
+            .ok_or_else(|| bad("has no \"board\" of 9 rows".to_string()))?;
+        let mut state = State {
+            black: Vec::new(),
+            white: Vec::new(),
+            king: None,
+            turn,
+        };
+        for (r, row) in rows.iter().enumerate() {
+            let cells = row
+                .as_array()
+                .filter(|cells| cells.len() == 9)
+                .ok_or_else(|| bad(format!("has a row {} that is not 9 cells", r + 1)))?;
+            for (c, cell) in cells.iter().enumerate() {
+                let name = cell_name(r, c);
+                match cell.as_str() {
+                    Some("EMPTY") => {}
+                    Some("THRONE") if name == "e5" => {}
+                    Some("BLACK") => state.black.push(name),
+                    Some("WHITE") => state.white.push(name),
+                    Some("KING") if state.king.is_none() => state.king = Some(name),
+                    other => return Err(bad(format!("has {other:?} on {name}"))),
+                }
+            }
+        }
+        state.black.sort();
+        state.white.sort();
+        Ok(state)
+    }
+
+    /// The position in Caber's typed form (no repetition history).
+    pub fn position(&self, side_to_move: proto::Side) -> proto::TablutPosition {
+        proto::TablutPosition {
+            black: self.black.clone(),
+            white: self.white.clone(),
+            king: self.king.clone().unwrap_or_default(),
+            side_to_move: side_to_move as i32,
+            history: Vec::new(),
+            passes: 0,
+        }
+    }
+}
+
+/// The server's name of `board[row][column]`.
+fn cell_name(row: usize, column: usize) -> String {
+    format!("{}{}", char::from(b'a' + column as u8), row + 1)
+}
+
+/// The name message: the name as a JSON string, as the reference client
+/// sends it (the server keeps the first 10 characters, letters and digits).
+pub fn name_message(name: &str) -> String {
+    Value::from(name).to_string()
+}
+
+/// A move message.
+pub fn move_message(from: &str, to: &str, mover: Color) -> String {
+    serde_json::json!({"from": from, "to": to, "turn": mover.wire()}).to_string()
+}
+
+/// Writes one frame.
+pub async fn write_frame<W: AsyncWriteExt + Unpin>(out: &mut W, text: &str) -> Result<(), Failure> {
+    let length = u32::try_from(text.len()).expect("a short message");
+    let mut frame = length.to_be_bytes().to_vec();
+    frame.extend_from_slice(text.as_bytes());
+    out.write_all(&frame)
+        .await
+        .and(out.flush().await)
+        .map_err(|e| Failure::Connection(format!("cannot send to the server ({e})")))
+}
+
+/// Reads one frame: `None` when the server closed the connection before
+/// starting one.
+pub async fn read_frame<R: AsyncReadExt + Unpin>(input: &mut R) -> Result<Option<String>, Failure> {
+    let mut length = [0u8; 4];
+    let mut got = 0;
+    while got < 4 {
+        match input.read(&mut length[got..]).await {
+            Ok(0) if got == 0 => return Ok(None),
+            Ok(0) => return Err(closed()),
+            Ok(n) => got += n,
+            Err(e) => return Err(Failure::Connection(format!("cannot read ({e})"))),
+        }
+    }
+    let length = i32::from_be_bytes(length);
+    let size = usize::try_from(length)
+        .ok()
+        .filter(|&n| n <= MAX_FRAME)
+        .ok_or_else(|| {
+            Failure::Protocol(format!(
+                "a frame length of {length} bytes (at most {MAX_FRAME})"
+            ))
+        })?;
+    let mut body = vec![0u8; size];
+    input
+        .read_exact(&mut body)
+        .await
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => closed(),
+            _ => Failure::Connection(format!("cannot read ({e})")),
+        })?;
+    String::from_utf8(body)
+        .map(Some)
+        .map_err(|_| Failure::Protocol("a frame that is not UTF-8".to_string()))
+}
+
+fn closed() -> Failure {
+    Failure::Connection("the server closed the connection in the middle of a message".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The server's initial state, as `Server.java` sends it (691 bytes).
+    const START: &str = concat!(
+        r#"{"board":[["EMPTY","EMPTY","EMPTY","BLACK","BLACK","BLACK","EMPTY","EMPTY","EMPTY"],"#,
+        r#"["EMPTY","EMPTY","EMPTY","EMPTY","BLACK","EMPTY","EMPTY","EMPTY","EMPTY"],"#,
+        r#"["EMPTY","EMPTY","EMPTY","EMPTY","WHITE","EMPTY","EMPTY","EMPTY","EMPTY"],"#,
+        r#"["BLACK","EMPTY","EMPTY","EMPTY","WHITE","EMPTY","EMPTY","EMPTY","BLACK"],"#,
+        r#"["BLACK","BLACK","WHITE","WHITE","KING","WHITE","WHITE","BLACK","BLACK"],"#,
+        r#"["BLACK","EMPTY","EMPTY","EMPTY","WHITE","EMPTY","EMPTY","EMPTY","BLACK"],"#,
+        r#"["EMPTY","EMPTY","EMPTY","EMPTY","WHITE","EMPTY","EMPTY","EMPTY","EMPTY"],"#,
+        r#"["EMPTY","EMPTY","EMPTY","EMPTY","BLACK","EMPTY","EMPTY","EMPTY","EMPTY"],"#,
+        r#"["EMPTY","EMPTY","EMPTY","BLACK","BLACK","BLACK","EMPTY","EMPTY","EMPTY"]],"turn":"WHITE"}"#
+    );
+
+    #[test]
+    fn the_start_state_reads_with_row_one_on_top() {
+        assert_eq!(START.len(), 691);
+        let state = State::parse(START).unwrap();
+        assert_eq!(state.turn, Turn::ToMove(Color::White));
+        assert_eq!(state.king.as_deref(), Some("e5"));
+        assert_eq!(
+            state.white,
+            ["c5", "d5", "e3", "e4", "e6", "e7", "f5", "g5"]
+        );
+        assert_eq!(state.black.len(), 16);
+        // Black's top camp: d1 e1 f1 e2 (`StateTablut.java`).
+        for cell in ["d1", "e1", "f1", "e2", "a4", "b5", "h5", "e8"] {
+            assert!(state.black.contains(&cell.to_string()), "{cell}");
+        }
+    }
+
+    #[test]
+    fn bad_states_are_refused_by_what_is_wrong() {
+        let cases = [
+            ("{", "is not JSON"),
+            (r#"{"board":[],"turn":"WHITE"}"#, "9 rows"),
+            (r#"{"board":[[]],"turn":"W"}"#, "\"turn\""),
+            (
+                &START
+                    .replacen("\"KING\"", "\"THRONE\"", 1)
+                    .replacen("\"EMPTY\"", "\"THRONE\"", 1),
+                "on a1",
+            ),
+            // A second king.
+            (
+                &START.replacen("\"EMPTY\"", "\"KING\"", 1),
+                "Some(\"KING\") on e5",
+            ),
+            (&START.replacen("[\"EMPTY\",", "[", 1), "row 1"),
+        ];
+        for (text, expected) in cases {
+            match State::parse(text) {
+                Err(Failure::Protocol(why)) => assert!(why.contains(expected), "{why}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn messages_are_the_reference_clients_bytes() {
+        assert_eq!(name_message("caber"), "\"caber\"");
+        assert_eq!(
+            move_message("e4", "h4", Color::White),
+            r#"{"from":"e4","to":"h4","turn":"WHITE"}"#
+        );
+    }
+
+    #[tokio::test]
+    async fn frames_are_a_big_endian_length_and_the_bytes() {
+        let mut written = Vec::new();
+        write_frame(&mut written, "\"random\"").await.unwrap();
+        assert_eq!(
+            written,
+            [0, 0, 0, 8, 0x22, b'r', b'a', b'n', b'd', b'o', b'm', 0x22]
+        );
+        let mut input: &[u8] = &written;
+        assert_eq!(
+            read_frame(&mut input).await.unwrap().as_deref(),
+            Some("\"random\"")
+        );
+        assert_eq!(read_frame(&mut input).await.unwrap(), None);
+        let mut cut: &[u8] = &written[..6];
+        assert!(matches!(
+            read_frame(&mut cut).await,
+            Err(Failure::Connection(_))
+        ));
+        let mut huge: &[u8] = &[0x7f, 0, 0, 0];
+        assert!(matches!(
+            read_frame(&mut huge).await,
+            Err(Failure::Protocol(_))
+        ));
+        let mut negative: &[u8] = &[0xff, 0xff, 0xff, 0xff];
+        assert!(matches!(
+            read_frame(&mut negative).await,
+            Err(Failure::Protocol(_))
+        ));
+    }
+}
