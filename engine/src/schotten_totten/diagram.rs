@@ -3,6 +3,7 @@
 use super::board::{Board, Phase};
 use super::cards::Card;
 use super::state::{FullState, View};
+use super::Variant;
 use crate::Player;
 
 fn card_str(c: Card, ansi: bool) -> String {
@@ -21,11 +22,14 @@ fn cards_str(cards: &[Card], ansi: bool) -> String {
         .join(" ")
 }
 
-/// The table as text: one line per stone, first player's side on the left.
+/// The table as text: one line per stone, the first player's cards on the
+/// left and the second's on the right, columns aligned whatever the marks,
+/// and a legend of the marks the variant can show.
 pub fn board_diagram(b: &Board, ansi: bool) -> String {
     let name = |p: Player| super::PLAYER_NAMES[p.index()];
+    let tactics = b.variant != Variant::Classic;
     let mut out = format!(
-        "{} to {} | passes {} | tactics played {}/{}\n",
+        "{} to {} | passes {}",
         name(b.to_move),
         if b.phase == Phase::Return {
             "return two cards (Recruiter)"
@@ -33,44 +37,68 @@ pub fn board_diagram(b: &Board, ansi: bool) -> String {
             "play"
         },
         b.passes,
-        b.tactics_played[0],
-        b.tactics_played[1]
     );
+    if tactics {
+        out.push_str(&format!(
+            " | tactics played {}/{}",
+            b.tactics_played[0], b.tactics_played[1]
+        ));
+    }
+    out.push('\n');
+    let side = |st: &super::board::Stone, p: Player| {
+        let mut s = cards_str(&st.sides[p.index()], ansi);
+        if st.first == Some(p) {
+            s.push('*');
+        }
+        s
+    };
+    let width = b
+        .stones
+        .iter()
+        .map(|st| visible_len(&side(st, Player::One)))
+        .chain([name(Player::One).len()])
+        .max()
+        .unwrap_or(0);
+    let pad = |s: &str| " ".repeat(width - visible_len(s));
+    let first = name(Player::One);
+    let middle = if tactics { "stone   " } else { "stone" };
     out.push_str(&format!(
-        "{:>26}  stone   {}\n",
-        name(Player::One),
+        "{}{first}  {middle}  {}\n",
+        pad(first),
         name(Player::Two)
     ));
     for (i, st) in b.stones.iter().enumerate() {
-        let side = |p: Player| {
-            let mut s = cards_str(&st.sides[p.index()], ansi);
-            if st.first == Some(p) {
-                s.push('*');
-            }
-            s
-        };
-        let left = side(Player::One);
-        let pad = 26usize.saturating_sub(visible_len(&left));
-        let mark = match st.claimed {
-            Some(Player::One) => format!("<{}  ", i + 1),
-            Some(Player::Two) => format!("  {}>", i + 1),
+        let left = side(st, Player::One);
+        // Three characters whoever claimed the stone, so columns stay put.
+        let mut middle = match st.claimed {
+            Some(Player::One) => format!("<{} ", i + 1),
+            Some(Player::Two) => format!(" {}>", i + 1),
             None => format!(" {} ", i + 1),
         };
-        let modes = format!(
-            "{}{}",
-            if st.blind { "B" } else { "." },
-            if st.mud { "M" } else { "." }
-        );
-        out.push_str(&format!(
-            "{}{}  {} {}  {}\n",
-            " ".repeat(pad),
-            left,
-            mark,
-            modes,
-            side(Player::Two)
-        ));
+        middle.push_str("  ");
+        if tactics {
+            middle.push(if st.blind { 'B' } else { '.' });
+            middle.push(if st.mud { 'M' } else { '.' });
+            middle.push(' ');
+        }
+        let right = side(st, Player::Two);
+        let line = format!("{}{left}  {middle}  {right}", pad(&left));
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
-    out.push_str(&format!("discard: {}\n", cards_str(&b.discard, ansi)));
+    out.push_str(&format!(
+        "discard: {}\n",
+        if b.discard.is_empty() {
+            "-".to_string()
+        } else {
+            cards_str(&b.discard, ansi)
+        }
+    ));
+    out.push_str("legend: <N claimed by first, N> by second; * completed its side first");
+    if tactics {
+        out.push_str("; B Blind-Man's Bluff, M Mud Fight on the stone");
+    }
+    out.push('\n');
     out
 }
 
@@ -131,4 +159,55 @@ pub fn view_diagram(v: &View, ansi: bool) -> String {
         v.deck_len[0], v.deck_len[1]
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(text: &str) -> Vec<Card> {
+        text.split(' ').map(|c| Card::parse(c).unwrap()).collect()
+    }
+
+    #[test]
+    fn columns_stay_aligned_with_claims_marks_and_modes() {
+        let mut b = Board::new(Variant::Tactics);
+        b.stones[0].sides = [cards("R3 R4 R5"), cards("G1 B2 K9")];
+        b.stones[0].claimed = Some(Player::One);
+        b.stones[0].first = Some(Player::Two);
+        b.stones[1].sides = [cards("Y9"), cards("P1 P2 P3 P4")];
+        b.stones[1].mud = true;
+        b.stones[1].blind = true;
+        b.stones[1].claimed = Some(Player::Two);
+        b.stones[4].sides = [cards("JOKER"), Vec::new()];
+        b.discard = cards("SPY");
+        b.tactics_played = [1, 1];
+        let expected = "\
+first to play | passes 0 | tactics played 1/1
+   first  stone     second
+R3 R4 R5  <1   ..   G1 B2 K9*
+      Y9   2>  BM   P1 P2 P3 P4
+           3   ..
+           4   ..
+   JOKER   5   ..
+           6   ..
+           7   ..
+           8   ..
+           9   ..
+discard: SPY
+legend: <N claimed by first, N> by second; * completed its side first; B Blind-Man's Bluff, M Mud Fight on the stone
+";
+        assert_eq!(board_diagram(&b, false), expected);
+        // Classic: no combat modes, no tactic count.
+        let mut b = Board::new(Variant::Classic);
+        b.stones[8].sides = [cards("B1"), cards("B2")];
+        b.stones[8].claimed = Some(Player::Two);
+        let d = board_diagram(&b, false);
+        assert!(
+            d.starts_with("first to play | passes 0\nfirst  stone  second\n"),
+            "{d}"
+        );
+        assert!(d.contains("\n   B1   9>    B2\n"), "{d}");
+        assert!(d.ends_with("discard: -\nlegend: <N claimed by first, N> by second; * completed its side first\n"), "{d}");
+    }
 }

@@ -147,7 +147,7 @@ fn documented_examples() {
         Ok(s.view(TWO))
     );
     let d = s.diagram_ansi(false);
-    assert!(d.contains("R3 G6   6  ..  G9"), "{d}");
+    assert!(d.contains("R3 G6   6     G9"), "{d}");
     assert!(s.diagram_ansi(true).contains("\x1b[31mR3\x1b[0m"));
 }
 
