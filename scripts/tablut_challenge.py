@@ -95,7 +95,7 @@ def play(n, caber_color, args, classpath, opponent, caber_options):
         cwd=folder, stdout=log("server.log"), stderr=subprocess.STDOUT,
     )
     time.sleep(2)  # the server binds its ports
-    caber = [CABER, "tablut-challenge", "--color", caber_color, "--timeout", str(args.server_timeout),
+    caber = [args.caber, "tablut-challenge", "--color", caber_color, "--timeout", str(args.server_timeout),
              "--record", record] + caber_options
     other = "black" if caber_color == "white" else "white"
     them = [opponent, other.upper(), str(args.server_timeout)]
@@ -138,9 +138,10 @@ def main():
                              "which takes more than -t 5 to fill on its first move on a small machine)")
     parser.add_argument("--game-timeout", type=int, default=1800, help="the longest game, in seconds")
     parser.add_argument("--out", default="tablut-challenge-games")
+    parser.add_argument("--caber", default=CABER, help="the caber binary (default: the release build)")
     parser.add_argument("caber_options", nargs="*", help="more options of caber tablut-challenge")
     args = parser.parse_args()
-    if not os.path.exists(CABER):
+    if not os.path.exists(args.caber):
         sys.exit("build caber first: cargo build --release -p caber-cli --bin caber")
     build = os.path.join(args.out, "build")
     os.makedirs(build, exist_ok=True)
