@@ -217,10 +217,6 @@ smoke_Replay() {
     request="{\"record\":\"[Game \\\"tablut\\\"]\\n\\n1. d1-d3\\n\"}"
     want='m["moves"][0]["move"]["text"] == "d1-d3" and m["start"]["text"].startswith("3bbb3/")'
 }
-smoke_PlayMatch() {
-    request='{"game":"schotten-totten","games":1,"playerA":"greedy","playerB":"random","iterations":10}'
-    want='m["games"] == 2'
-}
 
 cat >"$work/check.py" <<'EOF'
 """check.py FILE STREAMING WANT: the messages grpcurl printed in FILE."""

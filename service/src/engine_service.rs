@@ -2,7 +2,6 @@
 //! the registry ([`games`]) and hands it the request; searches, counts and
 //! matches run on the search pool.
 
-use caber_engine::quote;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +12,7 @@ use tonic::{Request, Response, Status};
 
 use crate::call_layer::{note_game, Arrival};
 use crate::convert;
-use crate::games::{self, KeptTable, MatchRequest, SearcherChoice};
+use crate::games::{self, KeptTable, SearcherChoice};
 use crate::proto;
 use crate::proto::game_engine_server::GameEngine;
 use crate::review;
@@ -29,10 +28,6 @@ pub const MIN_REPORT_INTERVAL: Duration = Duration::from_millis(50);
 const MAX_PERFT_DEPTH: u32 = 6;
 /// How long `Playouts` plays when the request gives no time.
 const DEFAULT_PLAYOUTS_TIME: Duration = Duration::from_secs(1);
-/// Most deals a `PlayMatch` plays (each twice).
-const MAX_MATCH_GAMES: u32 = 500;
-/// Most ISMCTS iterations per move in a `PlayMatch`.
-const MAX_MATCH_ITERATIONS: u64 = 100_000;
 /// Most moves `Solve` looks ahead (its search grows by the branching factor
 /// squared per move).
 const MAX_SOLVE_MOVES: u32 = 4;
@@ -444,96 +439,6 @@ impl GameEngine for EngineService {
         let player = convert::optional_side("player", r.player)?;
         Ok(Response::new(proto::ViewResponse {
             position: Some(game.view(position, player)?),
-        }))
-    }
-
-    async fn play_match(
-        &self,
-        request: Request<proto::PlayMatchRequest>,
-    ) -> Result<Response<proto::PlayMatchResponse>, Status> {
-        note_game(&request, &request.get_ref().game);
-        let r = request.into_inner();
-        let game = games::game_named(&r.game, "game")?;
-        let Some(matches) = game.matches() else {
-            return Err(Status::invalid_argument(format!(
-                "game: matches are played for {} only (its reference players)",
-                games::games_with_matches().join(", ")
-            )));
-        };
-        if r.games == 0 || r.games > MAX_MATCH_GAMES {
-            return Err(Status::invalid_argument(format!(
-                "games: {} is out of range 1..={MAX_MATCH_GAMES}",
-                r.games
-            )));
-        }
-        if r.iterations > MAX_MATCH_ITERATIONS {
-            return Err(Status::invalid_argument(format!(
-                "iterations: {} is more than {MAX_MATCH_ITERATIONS}",
-                r.iterations
-            )));
-        }
-        for (field, name) in [("player_a", &r.player_a), ("player_b", &r.player_b)] {
-            if !matches
-                .players
-                .iter()
-                .any(|p| p.eq_ignore_ascii_case(name.trim()))
-            {
-                return Err(Status::invalid_argument(format!(
-                    "{field}: unknown player {} (known: {})",
-                    quote(name),
-                    matches.players.join(", ")
-                )));
-            }
-        }
-        let request = MatchRequest {
-            variant: r.variant,
-            games: r.games,
-            seed: r.seed,
-            a: r.player_a,
-            b: r.player_b,
-            iterations: r.iterations,
-        };
-        let games = request.games;
-        let stop = Arc::new(AtomicBool::new(false));
-        // The client going away (or its deadline passing) drops this future:
-        // the match stops at once.
-        let _stop_on_drop = StopOnDrop(stop.clone());
-        // The server's time limit stops it too, with the deals finished so far.
-        let cap = self.runner.caps().max_movetime;
-        let halt = stop.clone();
-        let play = matches.play;
-        let work = self.runner.run(stop.clone(), move || play(&request, &stop));
-        tokio::pin!(work);
-        let (result, timed_out) = match tokio::time::timeout(cap, &mut work).await {
-            Ok(result) => (result, false),
-            Err(_) => {
-                halt.store(true, Ordering::Relaxed);
-                (work.await, true)
-            }
-        };
-        let result = result??;
-        let played = result.a_wins + result.b_wins + result.draws;
-        let clamped = if self.runner.interrupted() && played < 2 * games {
-            format!(
-                "stopped: server shutting down: {played} of {} games played",
-                2 * games
-            )
-        } else if timed_out && played < 2 * games {
-            format!(
-                "stopped at the server's maximum of {} ms (--max-movetime-ms): \
-                 {played} of {} games played",
-                cap.as_millis(),
-                2 * games
-            )
-        } else {
-            String::new()
-        };
-        Ok(Response::new(proto::PlayMatchResponse {
-            games: played,
-            a_wins: result.a_wins,
-            b_wins: result.b_wins,
-            draws: result.draws,
-            clamped,
         }))
     }
 }

@@ -61,8 +61,6 @@ expect "Replay" '"text"' \
 st=$(g -d '{"game":"schotten-totten","seed":7}' "$addr" caber.v1.GameEngine/NewGame | python3 -c 'import json,sys; print(json.load(sys.stdin)["position"]["text"])')
 expect "View" '"view:1' \
     "$(g -d "{\"position\":{\"game\":\"schotten-totten\",\"text\":\"$st\"},\"player\":\"SIDE_ONE\"}" "$addr" caber.v1.GameEngine/View)"
-expect "PlayMatch" '"games": 2' \
-    "$(g -d '{"game":"schotten-totten","games":1,"playerA":"greedy","playerB":"random","iterations":10}' "$addr" caber.v1.GameEngine/PlayMatch)"
 bad=$(g -d '{"position":{"game":"tablut","text":"nonsense"}}' "$addr" caber.v1.GameEngine/LegalMoves 2>&1 || true)
 expect "bad position" "InvalidArgument" "$bad"
 expect "bad position names the field" "position.text" "$bad"

@@ -336,56 +336,6 @@ async fn playouts_keep_to_the_time_cap_and_stop_when_cancelled() {
     assert!(dealt.games >= 1, "{dealt:?}");
 }
 
-/// A long match (ISMCTS with 100000 iterations per move on both sides) of
-/// Schotten Totten.
-fn long_match() -> proto::PlayMatchRequest {
-    proto::PlayMatchRequest {
-        game: "schotten-totten".into(),
-        games: 500,
-        seed: 1,
-        player_a: "ismcts".into(),
-        player_b: "ismcts".into(),
-        iterations: 100_000,
-        ..Default::default()
-    }
-}
-
-/// A match past the server's time cap stops there and reports the deals
-/// finished; a cancelled match stops at once.
-#[tokio::test]
-async fn a_long_match_stops_at_the_time_cap_and_when_cancelled() {
-    let caps = Caps {
-        max_movetime: Duration::from_millis(300),
-        ..Caps::default()
-    };
-    let s = start_with(1, 1, caps, ServerOptions::default()).await;
-    let mut client = GameEngineClient::new(s.channel.clone());
-    let reply = client.play_match(long_match()).await.unwrap().into_inner();
-    assert!(
-        reply.games < 1000 && reply.games.is_multiple_of(2),
-        "{reply:?}"
-    );
-    assert_eq!(reply.a_wins + reply.b_wins + reply.draws, reply.games);
-    assert_eq!(
-        reply.clamped,
-        format!(
-            "stopped at the server's maximum of 300 ms (--max-movetime-ms): {} of 1000 games played",
-            reply.games
-        )
-    );
-    let service = s.service.clone();
-    wait_until("the match leaves the pool", || {
-        service.running_searches() == 0
-    })
-    .await;
-    // Cancelled by the client.
-    let s = start().await;
-    let mut first = GameEngineClient::new(s.channel.clone());
-    let call = async move { first.play_match(long_match()).await };
-    let took = cancel_once_running(&s.service, call).await;
-    println!("cancelled PlayMatch: stopped {took:?} after the cancel");
-}
-
 #[tokio::test]
 async fn a_dropped_analyze_stream_stops_its_search() {
     let s = start().await;

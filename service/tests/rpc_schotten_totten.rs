@@ -509,49 +509,6 @@ async fn bad_structured_states_and_requests_name_the_field() {
     assert!(status.message().starts_with("move: "), "{status:?}");
 }
 
-#[tokio::test]
-async fn play_match_is_seeded_and_counts_both_seats() {
-    let mut client = start().await;
-    let request = proto::PlayMatchRequest {
-        game: GAME.into(),
-        variant: "classic".into(),
-        games: 3,
-        seed: 9,
-        player_a: "greedy".into(),
-        player_b: "random".into(),
-        iterations: 0,
-    };
-    let a = client
-        .play_match(request.clone())
-        .await
-        .unwrap()
-        .into_inner();
-    let b = client
-        .play_match(request.clone())
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(a, b);
-    assert_eq!(a.games, 6);
-    assert_eq!(a.a_wins + a.b_wins + a.draws, 6);
-    let mut bad = request.clone();
-    bad.player_b = "alphazero".into();
-    let status = client.play_match(bad).await.unwrap_err();
-    assert_eq!(status.code(), Code::InvalidArgument);
-    assert!(
-        status.message().starts_with("player_b: unknown player"),
-        "{status:?}"
-    );
-    let mut bad = request.clone();
-    bad.game = "tablut".into();
-    let status = client.play_match(bad).await.unwrap_err();
-    assert!(status.message().starts_with("game: "), "{status:?}");
-    let mut bad = request;
-    bad.games = 0;
-    let status = client.play_match(bad).await.unwrap_err();
-    assert!(status.message().starts_with("games: "), "{status:?}");
-}
-
 /// Numbers that are no value of their enum are refused naming the field,
 /// in every enum a Schotten Totten message holds, as in `side_to_move`.
 #[tokio::test]

@@ -857,19 +857,6 @@ fn valid_requests(
             }
             .encode_to_vec(),
         ),
-        (
-            "/caber.v1.GameEngine/PlayMatch",
-            proto::PlayMatchRequest {
-                game: game.name.clone(),
-                variant: String::new(),
-                games: 1,
-                seed: 1,
-                player_a: "random".into(),
-                player_b: "greedy".into(),
-                iterations: 10,
-            }
-            .encode_to_vec(),
-        ),
     ]
 }
 

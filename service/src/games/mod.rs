@@ -21,7 +21,6 @@ use std::time::Duration;
 use caber_engine::playouts::Playouts;
 
 use caber_engine::catalog::{ByName, GameInfo};
-use caber_engine::matches::MatchResult;
 use caber_engine::playable::PerftError;
 use caber_engine::record::GameRecord;
 use caber_engine::review::Tallies;
@@ -99,11 +98,6 @@ pub trait Adapter: Send + Sync + 'static {
             Self::info().name
         )))
     }
-
-    /// The game's reference players and their matches, if it has them.
-    fn matches() -> Option<&'static Matches> {
-        None
-    }
 }
 
 /// Where a search's searcher is kept between calls: the store and the
@@ -113,32 +107,6 @@ pub struct KeptTable {
     pub tables: Arc<KeptTables>,
     /// Whose it is.
     pub owner: String,
-}
-
-/// A game's reference players and how a match between two of them is played.
-pub struct Matches {
-    /// The players' names.
-    pub players: &'static [&'static str],
-    /// Plays `request` (the variant and players are the game's); stops once
-    /// the flag is set, with the deals finished so far.
-    pub play: fn(&MatchRequest, &Arc<AtomicBool>) -> Result<MatchResult, Status>,
-}
-
-/// A match to play, as `PlayMatch` asks for it.
-#[derive(Clone, Debug)]
-pub struct MatchRequest {
-    /// The variant's name (`""`: the default).
-    pub variant: String,
-    /// Deals, each played twice with the seats swapped.
-    pub games: u32,
-    /// The first deal's seed.
-    pub seed: u64,
-    /// The players' names.
-    pub a: String,
-    /// The second player's name.
-    pub b: String,
-    /// Search iterations per move of the searching players.
-    pub iterations: u64,
 }
 
 /// The searcher a request names (empty: the game's default) and the
@@ -285,8 +253,6 @@ pub trait ServedGame: Send + Sync {
         position: &proto::Position,
         player: Option<Player>,
     ) -> Result<proto::PositionReport, Status>;
-    /// The game's reference players, if it has them.
-    fn matches(&self) -> Option<&'static Matches>;
 }
 
 /// The most moves a record may hold (`Review`, `Replay`).
@@ -364,13 +330,4 @@ pub fn game_of(
 /// The game whose structured move `kind` is, if it is one.
 fn move_owner(kind: &Kind) -> Option<&'static dyn ServedGame> {
     registry().iter().copied().find(|g| g.owns_move(kind))
-}
-
-/// The games that have reference players, for errors.
-pub fn games_with_matches() -> Vec<&'static str> {
-    registry()
-        .iter()
-        .filter(|g| g.matches().is_some())
-        .map(|g| g.name())
-        .collect()
 }

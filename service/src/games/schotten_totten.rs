@@ -5,20 +5,17 @@
 //! the engine numbers them ([`stone_index`]).
 
 use caber_engine::quote;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use caber_engine::catalog::{self, GameInfo};
-use caber_engine::matches::MatchResult;
 use caber_engine::schotten_totten::move_notation::{stone_index, stone_number};
 use caber_engine::schotten_totten::{
-    listed_deck, players, Action, Card, Deck, DeckCard, DeckListingError, FullState, HandCard,
-    Move, Position, Setup, StoneSetup, TableSetup, View, ViewDeck, ViewHand, ViewSetup,
+    listed_deck, Action, Card, Deck, DeckCard, DeckListingError, FullState, HandCard, Move,
+    Position, Setup, StoneSetup, TableSetup, View, ViewDeck, ViewHand, ViewSetup,
 };
 use caber_engine::Player;
 use tonic::Status;
 
-use super::{Adapter, MatchRequest, Matches};
+use super::Adapter;
 use crate::convert::{self, side};
 use crate::errors;
 use crate::proto;
@@ -337,31 +334,6 @@ fn action(m: &proto::SchottenTottenMove) -> Result<Action, Status> {
     )
 }
 
-/// Plays a match of `request` between two reference players.
-fn play_match(request: &MatchRequest, stop: &Arc<AtomicBool>) -> Result<MatchResult, Status> {
-    let variant = catalog::lookup_variant::<FullState>(&request.variant)
-        .map_err(|e| errors::variant("variant", &e))?;
-    let iterations = match request.iterations {
-        0 => players::DEFAULT_ITERATIONS,
-        n => n,
-    };
-    players::play_match(
-        variant,
-        request.games,
-        request.seed,
-        &request.a,
-        &request.b,
-        iterations,
-        stop,
-    )
-    .map_err(Status::invalid_argument)
-}
-
-static MATCHES: Matches = Matches {
-    players: &players::NAMES,
-    play: play_match,
-};
-
 impl Adapter for SchottenTotten {
     type Position = Position;
     type PositionMessage = proto::SchottenTottenPosition;
@@ -492,10 +464,6 @@ impl Adapter for SchottenTotten {
             .view_of(player)
             .map(Position::View)
             .map_err(|problem| invalid("position", problem))
-    }
-
-    fn matches() -> Option<&'static Matches> {
-        Some(&MATCHES)
     }
 }
 

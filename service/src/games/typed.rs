@@ -13,8 +13,8 @@ use caber_engine::{MoveError, Player};
 use tonic::Status;
 
 use super::{
-    move_owner, Adapter, KeptTable, Matches, PerftJob, PlayoutsJob, Reviewing, SearcherChoice,
-    ServedGame, SolveJob,
+    move_owner, Adapter, KeptTable, PerftJob, PlayoutsJob, Reviewing, SearcherChoice, ServedGame,
+    SolveJob,
 };
 use crate::convert;
 use crate::errors;
@@ -494,9 +494,5 @@ impl<A: Adapter> ServedGame for Served<A> {
     ) -> Result<proto::PositionReport, Status> {
         let position = read::<A>(message)?;
         Ok(report::<A>(&A::view(&position, player)?))
-    }
-
-    fn matches(&self) -> Option<&'static Matches> {
-        A::matches()
     }
 }
