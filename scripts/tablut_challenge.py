@@ -15,9 +15,10 @@ Each game starts a fresh server (`-t --server-timeout`, Ashton rules) in its
 own directory (the server writes its logs there), the opponent
 (`Player1 COLOR --server-timeout`, which keeps 4 s of it back: 1 s a move at
 -t 5) and `caber tablut-challenge --movetime --caber-movetime` in the other
-colour, alternating the colours. Every game's record is kept in --out;
-games repeated move for move count once. Prints one line per game and a
-summary; writes --out/summary.json.
+colour, alternating the colours until each colour has --games-per-color
+distinct games (a game repeated move for move counts once; at most
+--max-games-per-color games each). Every game's record is kept in --out.
+Prints one line per game and a summary; writes --out/summary.json.
 """
 
 import argparse
@@ -130,7 +131,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server-repo", required=True, help="a clone of AGalassi/TablutCompetition")
     parser.add_argument("--opponent-repo", required=True, help="a clone of albe873/tablut.cpp")
-    parser.add_argument("--games-per-color", type=int, default=20)
+    parser.add_argument("--games-per-color", type=int, default=20,
+                        help="distinct games (not repeated move for move) to play in each colour")
+    parser.add_argument("--max-games-per-color", type=int, default=40,
+                        help="most games in each colour, repeats included")
     parser.add_argument("--server-timeout", type=int, default=5, help="the server's -t, in seconds")
     parser.add_argument("--caber-movetime", type=int, default=1000, help="Caber's time a move, in ms")
     parser.add_argument("--opponent-table", type=int, default=16 * 1024 * 1024,
@@ -149,18 +153,29 @@ def main():
     opponent = build_opponent(os.path.abspath(args.opponent_repo), build, args.opponent_table)
     caber_options = ["--movetime", str(args.caber_movetime)] + args.caber_options
     games, seen = [], set()
-    for n in range(2 * args.games_per_color):
-        color = "white" if n % 2 == 0 else "black"
-        record, code, result, moves = play(n + 1, color, args, classpath, opponent, caber_options)
+    counted = {"white": 0, "black": 0}
+    n = 0
+    # Colours alternate until each has --games-per-color distinct games; a
+    # colour that has them sits out; at most --max-games-per-color each.
+    while True:
+        wanted = [c for c in ("white", "black")
+                  if counted[c] < args.games_per_color
+                  and sum(g["caber"] == c for g in games) < args.max_games_per_color]
+        if not wanted:
+            break
+        color = wanted[n % len(wanted)]
+        record, code, result, moves = play(len(games) + 1, color, args, classpath, opponent, caber_options)
         won = {"white": "0-1", "black": "1-0"}[color]
         lost = {"white": "1-0", "black": "0-1"}[color]
         score = 1.0 if result == won else 0.0 if result == lost else 0.5 if result == "1/2-1/2" else None
         key = (color, tuple(moves))
         repeated = key in seen
         seen.add(key)
-        games.append({"game": n + 1, "caber": color, "result": result, "score": score, "plies": len(moves),
+        counted[color] += not repeated
+        n += 1
+        games.append({"game": len(games) + 1, "caber": color, "result": result, "score": score, "plies": len(moves),
                       "exit": code, "repeated": repeated, "record": record})
-        print(f"game {n + 1:3d}: caber {color:5s} {result:7s} {len(moves):3d} plies"
+        print(f"game {len(games):3d}: caber {color:5s} {result:7s} {len(moves):3d} plies"
               f"{' (a repeat)' if repeated else ''}{'' if code == 0 else f' exit {code}'}", flush=True)
     summary = {"server": git_commit(args.server_repo), "opponent": git_commit(args.opponent_repo),
                "caber": git_commit(ROOT), "server_timeout": args.server_timeout,
