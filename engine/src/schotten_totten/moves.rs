@@ -348,7 +348,9 @@ pub(crate) fn apply_table(board: &mut Board, action: &Action) {
 }
 
 /// The card leaving the hand when an action is played.
-fn hand_card(action: &Action) -> Option<Card> {
+/// The card of the hand an action plays (a clan card, elite troop or
+/// tactic card), if any.
+pub(crate) fn hand_card(action: &Action) -> Option<Card> {
     match *action {
         Action::Play { card, .. } | Action::Discard { card } => Some(card),
         Action::Recruiter { .. } => Some(Card::RECRUITER),
@@ -418,49 +420,75 @@ pub(crate) fn apply<H: Hidden>(board: &mut Board, hidden: &mut H, mv: &Move) {
     board.to_move = board.to_move.opponent();
 }
 
-/// The stones claimable after `action` (non-expert: claims follow the card).
-fn claims_after(board: &Board, action: &Action) -> u16 {
-    claims_after_in(board, &board.unseen_pool(), action)
+/// The stones claimable after each action of one position (non-expert:
+/// claims follow the card). A played card changes one stone and leaves the
+/// unseen pool; the claims on the stones it does not touch depend only on
+/// the card, so they are worked out once per card.
+pub(crate) struct ClaimsAfter<'a> {
+    board: &'a Board,
+    unseen: Pool,
+    /// Per card played: the claimable stones among those it leaves as they are.
+    untouched: Vec<(Card, u16)>,
 }
 
-/// [`claims_after`] given the board's unseen pool.
-fn claims_after_in(board: &Board, unseen: &Pool, action: &Action) -> u16 {
-    if matches!(action, Action::Recruiter { .. }) {
-        return 0;
+impl<'a> ClaimsAfter<'a> {
+    /// For the actions of `board`, whose unseen pool is `unseen`.
+    pub(crate) fn new(board: &'a Board, unseen: Pool) -> Self {
+        ClaimsAfter {
+            board,
+            unseen,
+            untouched: Vec::new(),
+        }
     }
-    let me = board.to_move;
-    if let Action::Play { card, stone } = *action {
-        // Only this stone changes, and the card leaves the unseen pool.
-        let mut pool = *unseen;
-        if card.is_clan() {
-            pool.clan &= !(1u64 << card.id());
-        } else if card == Card::JOKER {
-            pool.jokers = pool.jokers.saturating_sub(1);
-        } else if card == Card::SPY {
-            pool.spy = false;
-        } else if card == Card::SHIELD {
-            pool.shield = false;
-        }
-        let mut changed = board.stones[stone as usize].clone();
-        if card.is_combat_mode() {
-            changed.add_mode(card);
-        } else {
-            changed.add(me, card);
-        }
-        return (0..9)
-            .filter(|&i| {
-                let st = if i == stone as usize {
-                    &changed
-                } else {
-                    &board.stones[i]
+
+    /// The stones claimable after `action`.
+    pub(crate) fn of(&mut self, action: &Action) -> u16 {
+        let me = self.board.to_move;
+        match *action {
+            Action::Recruiter { .. } => 0,
+            Action::Play { card, stone } => {
+                let pool = without(&self.unseen, card);
+                let untouched = match self.untouched.iter().find(|(c, _)| *c == card) {
+                    Some(&(_, claims)) => claims,
+                    None => {
+                        let claims = (0..9)
+                            .filter(|&i| self.board.stones[i].claimable(me, &pool))
+                            .fold(0, |m, i| m | 1 << i);
+                        self.untouched.push((card, claims));
+                        claims
+                    }
                 };
-                st.claimable(me, &pool)
-            })
-            .fold(0, |m, i| m | 1 << i);
+                let mut changed = self.board.stones[stone as usize].clone();
+                if card.is_combat_mode() {
+                    changed.add_mode(card);
+                } else {
+                    changed.add(me, card);
+                }
+                let bit = 1u16 << stone;
+                (untouched & !bit) | if changed.claimable(me, &pool) { bit } else { 0 }
+            }
+            _ => {
+                let mut after = self.board.clone();
+                apply_table(&mut after, action);
+                after.claimable_set(me)
+            }
+        }
     }
-    let mut after = board.clone();
-    apply_table(&mut after, action);
-    after.claimable_set(me)
+}
+
+/// The unseen pool once `card` has been played from a hand.
+fn without(unseen: &Pool, card: Card) -> Pool {
+    let mut pool = *unseen;
+    if card.is_clan() {
+        pool.clan &= !(1u64 << card.id());
+    } else if card == Card::JOKER {
+        pool.jokers = pool.jokers.saturating_sub(1);
+    } else if card == Card::SPY {
+        pool.spy = false;
+    } else if card == Card::SHIELD {
+        pool.shield = false;
+    }
+    pool
 }
 
 /// The board with `claims` claimed by the side to move.
@@ -518,8 +546,9 @@ pub(crate) fn for_each_move(
             }
         }
     } else {
+        let mut claims = ClaimsAfter::new(board, board.unseen_pool());
         for action in actions(board, hand, deck_len) {
-            for sub in subsets(claims_after(board, &action)) {
+            for sub in subsets(claims.of(&action)) {
                 emit(sub, action, f)?;
             }
         }
@@ -545,10 +574,10 @@ pub(crate) fn claim_all_actions(
 
 /// The move playing `action` (from [`claim_all_actions`], with its `pre`
 /// claims) and claiming everything it can, drawing from `prefer` when that
-/// deck is a choice (else the only choice); `unseen` is the board's unseen pool.
+/// deck is a choice (else the only choice); `claims_after` is for `board`.
 pub(crate) fn full_claim_move(
     board: &Board,
-    unseen: &Pool,
+    claims_after: &mut ClaimsAfter,
     pre: u16,
     action: Action,
     deck_len: [usize; 2],
@@ -557,7 +586,7 @@ pub(crate) fn full_claim_move(
     let claims = if board.variant.expert() {
         pre
     } else {
-        claims_after_in(board, unseen, &action)
+        claims_after.of(&action)
     };
     let draw = if draws(&action) {
         let opts = draw_options(board, deck_len);

@@ -34,10 +34,11 @@ pub fn greedy_player(view: &View) -> Option<Move> {
     let me = board.to_move;
     let decks = view_decks(view);
     let pool = board.unseen_pool();
+    let mut claims = moves::ClaimsAfter::new(board, pool);
     let mut best: Option<(i64, Move)> = None;
     let (pre, actions) = moves::claim_all_actions(board, view.hand(), decks);
     for action in actions {
-        let mv = moves::full_claim_move(board, &pool, pre, action, decks, Deck::Clan);
+        let mv = moves::full_claim_move(board, &mut claims, pre, action, decks, Deck::Clan);
         let mut after = moves::with_claims(board, pre);
         moves::apply_table(&mut after, &action);
         for i in 0..9 {

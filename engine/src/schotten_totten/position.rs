@@ -139,6 +139,19 @@ impl Playable for Position {
         }
     }
 
+    /// A full state's next state directly (no events, no repetition hash:
+    /// this game has no repetition rule); a view's through [`Playable::apply`].
+    fn after(&self, mv: &Move) -> Self {
+        match self {
+            Position::Full(s) => Position::Full(s.apply(mv)),
+            Position::View(_) => {
+                self.apply(mv)
+                    .expect("after() takes a move legal_moves listed")
+                    .position
+            }
+        }
+    }
+
     /// A full state reports the claims, the draw and the end; a view only
     /// what the viewer learns, so no events.
     fn apply(&self, mv: &Move) -> Result<Applied<Self>, MoveError> {

@@ -25,7 +25,7 @@ use super::board::{Board, Deck};
 use super::cards::Card;
 use super::formation::{max_strength, Pool};
 use super::leaf;
-use super::moves::{self, Action, Move};
+use super::moves::{self, Action, ClaimsAfter, Move};
 use super::state::{FullState, View};
 use crate::search::ismcts::{self, Ismcts};
 use crate::search::Limits;
@@ -33,11 +33,11 @@ use crate::search::Limits;
 /// The search's candidate moves: each action claiming all it can and
 /// drawing from the clan deck while it has cards.
 fn candidates(board: &Board, hand: &[Card], deck_len: [usize; 2]) -> Vec<Move> {
-    let unseen = board.unseen_pool();
+    let mut claims = ClaimsAfter::new(board, board.unseen_pool());
     let (pre, actions) = moves::claim_all_actions(board, hand, deck_len);
     actions
         .into_iter()
-        .map(|action| moves::full_claim_move(board, &unseen, pre, action, deck_len, Deck::Clan))
+        .map(|action| moves::full_claim_move(board, &mut claims, pre, action, deck_len, Deck::Clan))
         .collect()
 }
 
@@ -65,7 +65,7 @@ pub(crate) fn random_move(
     };
     Some(moves::full_claim_move(
         board,
-        &board.unseen_pool(),
+        &mut ClaimsAfter::new(board, board.unseen_pool()),
         pre,
         action,
         deck_len,
@@ -174,7 +174,7 @@ fn rollout_move(
     };
     Some(moves::full_claim_move(
         board,
-        &scorer.pool,
+        &mut ClaimsAfter::new(board, scorer.pool),
         pre,
         action,
         deck_len,
