@@ -184,31 +184,7 @@ enum Command {
     /// the competition's server (docs/TABLUT_CHALLENGE.md); write its
     /// record. Exit code 0 for a finished game, 3 when the server breaks the
     /// protocol, 4 when the connection fails, closes or goes silent.
-    TablutChallenge {
-        /// Our colour.
-        #[arg(long, value_parser = parse_color)]
-        color: challenge_protocol::Color,
-        /// The server's host.
-        #[arg(long, default_value = "localhost")]
-        host: String,
-        /// The server's port (default: 5800 for white, 5801 for black).
-        #[arg(long)]
-        port: Option<u16>,
-        /// Our name, as the server logs it (its first 10 letters and digits).
-        #[arg(long, default_value = "caber")]
-        name: String,
-        /// The server's time for a move in seconds (its -t); each move is
-        /// sent within it, less a safety margin the client measures.
-        #[arg(long, value_name = "S", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
-        timeout: u32,
-        /// Each move's search (default: the server's time less the margin;
-        /// a shorter --movetime is kept).
-        #[command(flatten)]
-        search: SearchArgs,
-        /// Save the record to FILE (default: caber-tablut-challenge-COLOR-DATE-TIME.record).
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-    },
+    TablutChallenge(commands::tablut_challenge::ChallengeArgs),
     /// Puzzles (docs/PUZZLES.md): solve a file with the engine, play it in
     /// the terminal, or generate puzzles from games.
     #[command(subcommand)]
@@ -250,8 +226,9 @@ enum PuzzleCommand {
         shuffle: bool,
     },
     /// Mine self-play games of --game/--variant (or the game records given
-    /// with --from) for positions with exactly one winning first move and a
-    /// forced win; write them as puzzle lines.
+    /// with --from) for positions with a forced win and exactly one winning
+    /// first move (in a win in one, several that play the same piece or
+    /// card, all accepted); write them as puzzle lines.
     Generate {
         /// Puzzles to find.
         #[arg(long, default_value_t = 10)]
@@ -502,24 +479,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             commands::play::run(&mut session, &args).await
         }
-        Command::TablutChallenge {
-            color,
-            host,
-            port,
-            name,
-            timeout,
-            search,
-            record,
-        } => {
-            let args = commands::tablut_challenge::ChallengeArgs {
-                color,
-                host,
-                port,
-                name,
-                timeout,
-                search,
-                record,
-            };
+        Command::TablutChallenge(args) => {
             commands::tablut_challenge::run(&mut session, &args).await
         }
         Command::Render { svg, last } => {
@@ -640,15 +600,6 @@ async fn main() -> ExitCode {
                 None => ExitCode::from(2),
             }
         }
-    }
-}
-
-/// `--color white|black`.
-fn parse_color(text: &str) -> Result<challenge_protocol::Color, String> {
-    match text.to_ascii_lowercase().as_str() {
-        "white" => Ok(challenge_protocol::Color::White),
-        "black" => Ok(challenge_protocol::Color::Black),
-        _ => Err(format!("{text:?}: white or black")),
     }
 }
 

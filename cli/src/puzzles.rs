@@ -6,7 +6,9 @@
 //!
 //! `solution` is the whole line: the solver's moves and the defence that
 //! resists longest, ending in the win. A puzzle's first move is its only
-//! solution: every other first move fails the goal.
+//! solution (every other first move fails the goal), except in a win in one
+//! whose winning moves all play the same piece or card: `also` lists the
+//! others, and each is accepted.
 
 use std::path::Path;
 
@@ -28,6 +30,11 @@ pub struct Puzzle {
     pub goal: String,
     /// The solution line, the solver's moves and the defence alternating.
     pub solution: Vec<String>,
+    /// The other winning first moves of a win in one, each accepted (they
+    /// play what the solution's move plays, e.g. the same card drawing from
+    /// the other deck).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     /// A difficulty rating (about 800 to 2500) from the search effort.
     pub rating: u32,
     /// Themes: `win-in-N` and what the first move does (`escape`, `capture`, ...).
@@ -103,6 +110,7 @@ mod tests {
             position: "9/9/9/9/4k4/9/9/9/9 w -".into(),
             goal: "win in 1".into(),
             solution: vec!["e5-e1".into()],
+            also: Vec::new(),
             rating: 900,
             tags: vec!["win-in-1".into()],
         };

@@ -213,7 +213,7 @@ fn puzzle_solve_agrees_with_a_shipped_set_and_names_disagreements() {
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("w: winning first moves [\"B:D4-C4\"], the file says B:D4-D5"),
+        stdout.contains("w: winning first moves [\"B:D4-C4\"], the file says [\"B:D4-D5\"]"),
         "{stdout}"
     );
     assert!(stdout.contains("solved 0 of 1"), "{stdout}");

@@ -402,6 +402,19 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
         }
     }
 
+    /// What a puzzle whose solution begins with a move is about, from that
+    /// move's events (a puzzle's themes): by default the events' kinds, each
+    /// once.
+    fn themes(events: &[Event]) -> Vec<&'static str> {
+        let mut kinds = Vec::new();
+        for e in events {
+            if !kinds.contains(&e.kind) {
+                kinds.push(e.kind);
+            }
+        }
+        kinds
+    }
+
     /// What a legal move does, for reporting (captures, escapes,
     /// announcements); `outcome` is the end of the game it led to, if any,
     /// and `repetitions` how often `after` occurred before.

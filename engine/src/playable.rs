@@ -87,6 +87,9 @@ pub trait Playable: Clone + fmt::Debug + Send + Sync + 'static {
     /// What a move moves or plays, without the whole move (a puzzle's hint).
     fn move_subject(&self, mv: &Self::Move) -> String;
 
+    /// A puzzle's themes from the events of its first move ([`crate::Game::themes`]).
+    fn themes(events: &[Event]) -> Vec<&'static str>;
+
     /// The text of a move.
     fn move_text(&self, mv: &Self::Move) -> String {
         let mut text = String::new();

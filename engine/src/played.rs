@@ -361,6 +361,10 @@ impl<G: Notation> Playable for Played<G> {
         self.position.move_subject(mv)
     }
 
+    fn themes(events: &[crate::game::Event]) -> Vec<&'static str> {
+        G::themes(events)
+    }
+
     fn notation(&self) -> String {
         G::write(self)
     }

@@ -1,6 +1,8 @@
 //! The shipped puzzle sets (cli/puzzles/*.jsonl, docs/PUZZLES.md), each
 //! puzzle checked by the engine: its goal holds (`Solve` finds a win in N
-//! with the file's first move as the only winning first move), an
+//! with the file's first move as the only winning first move, or in a win in
+//! one the file's moves, which all play the same piece or card), its tags
+//! are the goal and the themes `Solve` names, an
 //! independent search agrees that every other first move fails (alpha-beta
 //! to the same horizon, for the perfect-information games), and the
 //! solution line replays legally to the solver's win in N moves.
@@ -59,8 +61,32 @@ async fn check(service: &EngineService, p: &Value) {
         .unwrap()
         .into_inner();
     assert_eq!(solved.win_in, n, "{id}");
-    let winning: Vec<&str> = solved.winning.iter().map(|m| m.text.as_str()).collect();
-    assert_eq!(winning, [solution[0]], "{id}");
+    let mut winning: Vec<&str> = solved.winning.iter().map(|m| m.text.as_str()).collect();
+    let mut accepted: Vec<&str> = p["also"]
+        .as_array()
+        .map_or(vec![], |a| a.iter().map(|m| m.as_str().unwrap()).collect());
+    assert!(
+        accepted.is_empty() || n == 1,
+        "{id}: other moves only in a win in one"
+    );
+    accepted.push(solution[0]);
+    winning.sort_unstable();
+    accepted.sort_unstable();
+    assert_eq!(winning, accepted, "{id}");
+    let subject = &solved.winning[0].subject;
+    assert!(
+        solved.winning.iter().all(|m| m.subject == *subject),
+        "{id}: the winning moves play different things"
+    );
+    let mut tags = vec![format!("win-in-{n}")];
+    tags.extend(solved.themes.iter().cloned());
+    let file_tags: Vec<&str> = p["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert_eq!(file_tags, tags, "{id}: tags");
     // Every other first move fails, by an independent search.
     let legal = service
         .legal_moves(Request::new(proto::LegalMovesRequest {
@@ -72,7 +98,11 @@ async fn check(service: &EngineService, p: &Value) {
         .into_inner();
     let solver = legal.position.as_ref().unwrap().side_to_move;
     let perfect = game != "schotten-totten";
-    for alternative in legal.moves.iter().filter(|m| m.text != solution[0]) {
+    for alternative in legal
+        .moves
+        .iter()
+        .filter(|m| !accepted.contains(&m.text.as_str()))
+    {
         let after = service
             .apply(Request::new(proto::ApplyRequest {
                 position: Some(position.clone()),
@@ -165,24 +195,14 @@ async fn every_shipped_puzzle_has_one_solution_and_it_wins() {
             ));
         }
     }
-    // A set for every game, and for every variant of Tablut.
+    // A set of at least 30 for every variant of every game.
     for g in games::registry() {
-        let variants: Vec<String> = if g.name() == "tablut" {
-            g.info().variants.into_iter().map(|v| v.name).collect()
-        } else {
-            vec![]
-        };
-        assert!(
-            sets.iter().any(|(game, _)| game == g.name()),
-            "no puzzles of {}",
-            g.name()
-        );
-        for v in variants {
+        for v in g.info().variants {
             let n = sets
                 .iter()
-                .filter(|(game, variant)| game == "tablut" && *variant == v)
+                .filter(|(game, variant)| game == g.name() && *variant == v.name)
                 .count();
-            assert!(n >= 30, "tablut {v}: {n} puzzles");
+            assert!(n >= 30, "{} {}: {n} puzzles", g.name(), v.name);
         }
     }
     eprintln!("{} puzzles in {} files checked", sets.len(), files.len());

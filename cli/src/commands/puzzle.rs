@@ -63,15 +63,18 @@ pub async fn solve(session: &mut Session, file: &Path) -> anyhow::Result<()> {
         let reply = solve_call(session, position_of(puzzle), n)
             .await
             .with_context(|| format!("puzzle {}", puzzle.id))?;
-        let winning: Vec<&str> = reply.winning.iter().map(|m| m.text.as_str()).collect();
+        let mut winning: Vec<&str> = reply.winning.iter().map(|m| m.text.as_str()).collect();
+        let mut accepted: Vec<&str> = puzzle.also.iter().map(String::as_str).collect();
+        accepted.push(&puzzle.solution[0]);
+        winning.sort_unstable();
+        accepted.sort_unstable();
         let problem = if reply.win_in == 0 {
             Some(format!("no win in {n} found"))
         } else if reply.win_in != n {
             Some(format!("a win in {} instead of {n}", reply.win_in))
-        } else if winning != [puzzle.solution[0].as_str()] {
+        } else if winning != accepted {
             Some(format!(
-                "winning first moves {winning:?}, the file says {}",
-                puzzle.solution[0]
+                "winning first moves {winning:?}, the file says {accepted:?}"
             ))
         } else {
             None
@@ -134,7 +137,8 @@ struct Mined {
 
 impl Mined {
     /// Adds `position` (its text `text`; `over`: the game has ended there)
-    /// if its side to move has one winning move.
+    /// if its side to move has one winning move (or, winning at once,
+    /// several playing the same piece or card).
     async fn try_position(
         &mut self,
         session: &mut Session,
@@ -148,21 +152,24 @@ impl Mined {
         }
         self.positions += 1;
         let solved = solve_call(session, position.clone(), max_moves).await?;
-        if solved.win_in == 0 || solved.winning.len() != 1 {
+        // One winning first move; or, winning at once, several that all play
+        // the same piece or card (all accepted).
+        let one_idea = solved.win_in == 1
+            && solved
+                .winning
+                .iter()
+                .all(|m| m.subject == solved.winning[0].subject);
+        if solved.win_in == 0 || (solved.winning.len() != 1 && !one_idea) {
             return Ok(());
         }
-        let first = session
-            .client
-            .apply(apply_request(position.clone(), &solved.line[0]))
-            .await
-            .map_err(status)?
-            .into_inner();
+        let also = solved
+            .winning
+            .iter()
+            .map(|m| m.text.clone())
+            .filter(|m| *m != solved.line[0])
+            .collect();
         let mut tags = vec![format!("win-in-{}", solved.win_in)];
-        for event in first.events {
-            if !tags.contains(&event.kind) {
-                tags.push(event.kind);
-            }
-        }
+        tags.extend(solved.themes);
         self.puzzles.push(Puzzle {
             id: format!("{}-{}-{:016x}", position.game, position.variant, fnv(text)),
             game: position.game,
@@ -170,6 +177,7 @@ impl Mined {
             position: text.to_string(),
             goal: format!("win in {}", solved.win_in),
             solution: solved.line,
+            also,
             rating: Puzzle::rating(solved.win_in, solved.nodes),
             tags,
         });
@@ -185,8 +193,9 @@ fn fnv(text: &str) -> u64 {
 }
 
 /// `caber puzzle generate`: mines self-play games (or `--from` records) for
-/// positions whose side to move has exactly one winning first move, one
-/// puzzle a game at most (the first such position).
+/// positions whose side to move has exactly one winning first move (or
+/// winning at once, several that play the same piece or card), one puzzle a
+/// game at most (the first such position).
 pub async fn generate(session: &mut Session, args: &GenerateArgs) -> anyhow::Result<()> {
     let json = session.common.json;
     let bar = progress::bar(args.count as u64, "puzzles found", json);

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use caber_engine::record::{Eval, GameRecord, RecordResult, RecordedMove};
 use caber_service::proto::{self, position::State as PositionState, r#move::Kind, score::Value};
+use clap::Args;
 use serde_json::json;
 use tokio::net::TcpStream;
 
@@ -24,17 +25,40 @@ use crate::clock::Civil;
 use crate::output::out;
 
 /// How `caber tablut-challenge` is set up.
+#[derive(Args, Debug)]
 pub struct ChallengeArgs {
+    /// Our colour.
+    #[arg(long, value_parser = parse_color)]
     pub color: Color,
+    /// The server's host.
+    #[arg(long, default_value = "localhost")]
     pub host: String,
     /// The server's port (default: 5800 for white, 5801 for black).
+    #[arg(long)]
     pub port: Option<u16>,
+    /// Our name, as the server logs it (its first 10 letters and digits).
+    #[arg(long, default_value = "caber")]
     pub name: String,
-    /// The server's time for a move (its `-t`), in seconds.
+    /// The server's time for a move in seconds (its -t); each move is sent
+    /// within it, less a safety margin the client measures.
+    #[arg(long, value_name = "S", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub timeout: u32,
-    /// The search of each move; its time is cut to what the server allows.
+    /// Each move's search (default: the server's time less the margin; a
+    /// shorter --movetime is kept).
+    #[command(flatten)]
     pub search: SearchArgs,
+    /// Save the record to FILE (default: caber-tablut-challenge-COLOR-DATE-TIME.record).
+    #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+}
+
+/// `--color white|black`.
+fn parse_color(text: &str) -> Result<Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "white" => Ok(Color::White),
+        "black" => Ok(Color::Black),
+        _ => Err(format!("{text:?}: white or black")),
+    }
 }
 
 /// The server waits this long for each player to connect (`Server.java`).

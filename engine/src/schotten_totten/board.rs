@@ -149,6 +149,11 @@ impl Stone {
     }
 }
 
+/// How a game is won: the outcome's reason.
+pub const FIVE_STONES: &str = "five stones";
+/// How a game is won: the outcome's reason.
+pub const THREE_ADJACENT: &str = "three adjacent stones";
+
 /// The public table and counters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -237,10 +242,10 @@ impl Board {
         for p in [Player::One, Player::Two] {
             let mine: Vec<bool> = self.stones.iter().map(|s| s.claimed == Some(p)).collect();
             if mine.iter().filter(|&&b| b).count() >= 5 {
-                return Some((p, "five stones"));
+                return Some((p, FIVE_STONES));
             }
             if mine.windows(3).any(|w| w.iter().all(|&b| b)) {
-                return Some((p, "three adjacent stones"));
+                return Some((p, THREE_ADJACENT));
             }
         }
         None

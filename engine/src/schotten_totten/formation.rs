@@ -26,6 +26,21 @@ pub struct Pool {
     pub shield: bool,
 }
 
+impl Pool {
+    /// `card` is seen (played, or in a hand someone knows): no longer in the pool.
+    pub fn remove(&mut self, card: Card) {
+        if card.is_clan() {
+            self.clan &= !(1u64 << card.id());
+        } else if card == Card::JOKER {
+            self.jokers = self.jokers.saturating_sub(1);
+        } else if card == Card::SPY {
+            self.spy = false;
+        } else if card == Card::SHIELD {
+            self.shield = false;
+        }
+    }
+}
+
 const ELITE_VALUES: [u8; 3] = [9, 7, 3];
 
 fn compat(elite: usize, rank: u8) -> bool {

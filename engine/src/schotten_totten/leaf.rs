@@ -8,7 +8,6 @@
 
 use std::sync::OnceLock;
 
-use super::cards::Card;
 use super::formation::{max_strength, proof, strength, Pool};
 use super::state::FullState;
 use crate::Player;
@@ -29,16 +28,7 @@ const SETTLED: f64 = 0.01;
 fn pool_for(s: &FullState, base: &Pool, p: Player) -> Pool {
     let mut pool = *base;
     for h in &s.hands[p.opponent().index()] {
-        let c = h.card;
-        if c.is_clan() {
-            pool.clan &= !(1u64 << c.id());
-        } else if c == Card::JOKER {
-            pool.jokers = pool.jokers.saturating_sub(1);
-        } else if c == Card::SPY {
-            pool.spy = false;
-        } else if c == Card::SHIELD {
-            pool.shield = false;
-        }
+        pool.remove(h.card);
     }
     pool
 }

@@ -117,6 +117,7 @@ use std::ops::ControlFlow;
 use rand::Rng;
 
 pub use board::{Board, Deck, Phase, Stone};
+use board::{FIVE_STONES, THREE_ADJACENT};
 pub use cards::Card;
 pub use moves::{Action, Move};
 pub use position::Position;
@@ -349,15 +350,41 @@ impl Game for FullState {
         }
     }
 
+    /// Claims, proofs and tactic cards, and how the game was won (drawing a
+    /// card and the end of the game as such say nothing of a puzzle).
+    fn themes(events: &[Event]) -> Vec<&'static str> {
+        let mut themes = Vec::new();
+        for e in events {
+            let theme = match e.kind {
+                "draw-card" => continue,
+                "game-over" if e.text == THREE_ADJACENT => "three-adjacent",
+                "game-over" if e.text == FIVE_STONES => "five-stones",
+                "game-over" => continue,
+                kind => kind,
+            };
+            if !themes.contains(&theme) {
+                themes.push(theme);
+            }
+        }
+        themes
+    }
+
     fn move_events(
         &self,
         mv: &Move,
-        _after: &Self,
+        after: &Self,
         outcome: Option<&Outcome>,
         _repetitions: usize,
     ) -> Vec<Event> {
         let mut ev = Vec::new();
         let me = self.board.to_move;
+        if let Some(card) = moves::hand_card(&mv.action).filter(|c| !c.is_clan()) {
+            ev.push(Event {
+                kind: "tactic",
+                cells: vec![card.to_string()],
+                text: format!("{} plays the tactic card {card}", PLAYER_NAMES[me.index()]),
+            });
+        }
         for i in 0..9 {
             if mv.claims & (1 << i) != 0 {
                 ev.push(Event {
@@ -365,6 +392,20 @@ impl Game for FullState {
                     cells: vec![(i + 1).to_string()],
                     text: format!("{} claims stone {}", PLAYER_NAMES[me.index()], i + 1),
                 });
+                // Claimed with the opponent's side still open: a proof that
+                // no cards they could add would win it.
+                if !after.board.stones[i].complete(me.opponent()) {
+                    ev.push(Event {
+                        kind: "proof",
+                        cells: vec![(i + 1).to_string()],
+                        text: format!(
+                            "{} proves stone {} won: no cards {} could add would beat it",
+                            PLAYER_NAMES[me.index()],
+                            i + 1,
+                            PLAYER_NAMES[me.opponent().index()]
+                        ),
+                    });
+                }
             }
         }
         if let Some(d) = mv.draw {

@@ -447,7 +447,9 @@ impl<'a> ClaimsAfter<'a> {
         match *action {
             Action::Recruiter { .. } => 0,
             Action::Play { card, stone } => {
-                let pool = without(&self.unseen, card);
+                // The card leaves the unseen pool.
+                let mut pool = self.unseen;
+                pool.remove(card);
                 let untouched = match self.untouched.iter().find(|(c, _)| *c == card) {
                     Some(&(_, claims)) => claims,
                     None => {
@@ -474,21 +476,6 @@ impl<'a> ClaimsAfter<'a> {
             }
         }
     }
-}
-
-/// The unseen pool once `card` has been played from a hand.
-fn without(unseen: &Pool, card: Card) -> Pool {
-    let mut pool = *unseen;
-    if card.is_clan() {
-        pool.clan &= !(1u64 << card.id());
-    } else if card == Card::JOKER {
-        pool.jokers = pool.jokers.saturating_sub(1);
-    } else if card == Card::SPY {
-        pool.spy = false;
-    } else if card == Card::SHIELD {
-        pool.shield = false;
-    }
-    pool
 }
 
 /// The board with `claims` claimed by the side to move.

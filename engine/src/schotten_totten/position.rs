@@ -202,6 +202,10 @@ impl Playable for Position {
         super::move_notation::move_subject(mv)
     }
 
+    fn themes(events: &[crate::game::Event]) -> Vec<&'static str> {
+        FullState::themes(events)
+    }
+
     fn notation(&self) -> String {
         match self {
             Position::Full(s) => s.to_notation(),

@@ -461,6 +461,14 @@ impl<A: Adapter> ServedGame for Served<A> {
                 line.push(at.move_text(mv));
                 at = at.after(mv);
             }
+            // The line's first move is legal: its events are there.
+            let themes = position
+                .apply(&solved.line[0])
+                .map(|first| A::Position::themes(&first.events))
+                .unwrap_or_default()
+                .into_iter()
+                .map(str::to_string)
+                .collect();
             Some(proto::SolveResponse {
                 win_in: solved.moves,
                 winning: solved
@@ -470,6 +478,7 @@ impl<A: Adapter> ServedGame for Served<A> {
                     .collect(),
                 line,
                 nodes: solved.nodes,
+                themes,
             })
         }))
     }

@@ -211,3 +211,29 @@ fn mud_fight_makes_complete_sides_incomplete() {
     assert_eq!(s.board().stones[0].first, None, "only one side is complete");
     assert!(s.board().stones[0].complete(TWO));
 }
+
+/// The events of `mv` in `text` (tactics) and the themes they make.
+fn events_and_themes(text: &str, mv: &str) -> (Vec<&'static str>, Vec<&'static str>) {
+    let s = FullState::from_notation(Variant::Tactics, text).unwrap();
+    let m = s.parse_move(mv).unwrap();
+    let after = play(s.clone(), mv);
+    let events = s.move_events(&m, &after, after.outcome().as_ref(), 0);
+    let kinds = events.iter().map(|e| e.kind).collect();
+    (kinds, FullState::themes(&events))
+}
+
+#[test]
+fn a_winning_move_says_what_decided_it() {
+    // Second's side of stone 5 is open (G9, Y1): first's K5 K4 R6 claims it
+    // by proof, and K9 on stone 1 (K9 R9 B9 against G7 P6 P5) wins a fifth
+    // stone.
+    let proof = "full turn:1 pass:0 tc:1,2 st:B9,R9::G7,P6,P5:-/SHIELD,P1,P2::B8,R5:1/G2::P8,JOKER,P9:2/P7::R4,R2,R1:-/K5,K4,R6::G9,Y1:-/Y5,B1,R3*::G4,G3,Y2:2/Y9,Y8,G1::Y6,B5:-/B4,B2,P3::K7,B7,K1*:1/R8,R7,B6::K3,Y4:1 h1:G8,Y7,P4,K2,K8,K9,RECRUITER h2:G5,G6,B3,JOKER,SPY,BLIND,STRATEGIST dc:Y3,K6 dt:BANSHEE,MUD x:TRAITOR";
+    let (kinds, themes) = events_and_themes(proof, "p:K9@1/c:1,5/d:clan");
+    assert_eq!(kinds, ["claim", "claim", "proof", "draw-card", "game-over"]);
+    assert_eq!(themes, ["claim", "proof", "five-stones"]);
+    // A Joker completes stone 6 and claims it: a tactic card decides.
+    let joker = "full turn:1 pass:1 tc:2,3 st:P6,Y2,B9::R6,Y1,B8*:1/B6,B7,P2*::Y9,Y7,G1:2/G7,G8,G9:::1/Y8,Y5,R2:M:B5,G4,Y6,P7:2/R5,R4,B3*::P3,SHIELD,P4:2/K1,K2::G3,G2,R9:-/R1,P1:B:K6,R3,K8:2/R8,P9,R7::Y4,Y3,B1*:1/K9,SPY,B4::K3,K4,G6*:1 h1:B2,P8,JOKER,RECRUITER,BANSHEE h2:G5,P5,K5,K7,JOKER dc: dt: x:TRAITOR,STRATEGIST";
+    let (kinds, themes) = events_and_themes(joker, "p:JOKER@6/c:6");
+    assert_eq!(kinds, ["tactic", "claim", "game-over"]);
+    assert_eq!(themes, ["tactic", "claim", "five-stones"]);
+}
