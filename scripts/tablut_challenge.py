@@ -18,7 +18,9 @@ own directory (the server writes its logs there), the opponent
 colour, alternating the colours until each colour has --games-per-color
 distinct games (a game repeated move for move counts once; at most
 --max-games-per-color games each). Every game's record is kept in --out.
-Prints one line per game and a summary; writes --out/summary.json.
+Prints one line per game and a summary (per colour: the distinct games and
+the lines, games sharing their first --line-plies plies, each line scored
+by its games' mean); writes --out/summary.json.
 """
 
 import argparse
@@ -140,6 +142,8 @@ def main():
     parser.add_argument("--opponent-table", type=int, default=16 * 1024 * 1024,
                         help="entries of the opponent's transposition table (0: its own default, 200 M, "
                              "which takes more than -t 5 to fill on its first move on a small machine)")
+    parser.add_argument("--line-plies", type=int, default=8,
+                        help="games sharing this many first plies are one line in the summary")
     parser.add_argument("--game-timeout", type=int, default=1800, help="the longest game, in seconds")
     parser.add_argument("--out", default="tablut-challenge-games")
     parser.add_argument("--caber", default=CABER, help="the caber binary (default: the release build)")
@@ -174,7 +178,8 @@ def main():
         counted[color] += not repeated
         n += 1
         games.append({"game": len(games) + 1, "caber": color, "result": result, "score": score, "plies": len(moves),
-                      "exit": code, "repeated": repeated, "record": record})
+                      "exit": code, "repeated": repeated, "record": record,
+                      "opening": moves[:args.line_plies]})
         print(f"game {len(games):3d}: caber {color:5s} {result:7s} {len(moves):3d} plies"
               f"{' (a repeat)' if repeated else ''}{'' if code == 0 else f' exit {code}'}", flush=True)
     summary = {"server": git_commit(args.server_repo), "opponent": git_commit(args.opponent_repo),
@@ -184,8 +189,17 @@ def main():
     for color in ("white", "black"):
         distinct = [g for g in games if g["caber"] == color and not g["repeated"] and g["score"] is not None]
         points = sum(g["score"] for g in distinct)
-        summary[color] = {"distinct": len(distinct), "points": points}
-        print(f"caber as {color}: {points:g} of {len(distinct)} distinct games")
+        # Games that share their first --line-plies plies are one line: a
+        # deterministic opponent repeats its lines, and games that differ
+        # only after the result was decided count once here.
+        lines = {}
+        for g in distinct:
+            lines.setdefault(tuple(g["opening"]), []).append(g["score"])
+        line_points = sum(sum(v) / len(v) for v in lines.values())
+        summary[color] = {"distinct": len(distinct), "points": points,
+                          "lines": len(lines), "line_points": line_points}
+        print(f"caber as {color}: {points:g} of {len(distinct)} distinct games; "
+              f"{line_points:.1f} of {len(lines)} lines by their first {args.line_plies} plies")
     distinct = [g for g in games if not g["repeated"] and g["score"] is not None]
     if distinct:
         print(f"overall: {100 * sum(g['score'] for g in distinct) / len(distinct):.1f}% of {len(distinct)} distinct games")
