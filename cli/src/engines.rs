@@ -9,15 +9,17 @@
 //!   e.g. `alphabeta:white_soldier=200`);
 //! - `cmd=TEMPLATE`: another engine, such as an earlier `caber` binary, run
 //!   once per move: the template's words with `{game}`, `{variant}`,
-//!   `{position}` and `{movetime}` replaced; its last line of output is the
+//!   `{position}` (the mover's view in a game with hidden information) and
+//!   `{movetime}` replaced; its last line of output is the
 //!   move, as `bestmove MOVE` or a JSON object with a `"move"` field (what
 //!   `caber best --json` prints). An engine still running after twice the
 //!   movetime plus 10 s is killed and its game reported as an error, so a
 //!   hung engine cannot hang the match;
 //! - `uci=COMMAND`: an engine that speaks the protocol of `caber engine`
 //!   (docs/ENGINE.md), started once per game and told the game, variant and
-//!   seed by its options, then asked `position fen TEXT` and `go movetime
-//!   MS` for each move (the same deadline as `cmd=`).
+//!   seed by its options, then asked `position fen TEXT` (again the mover's
+//!   view where cards are hidden) and `go movetime MS` for each move (the
+//!   same deadline as `cmd=`).
 
 use std::process::Output;
 use std::time::Duration;
@@ -194,6 +196,13 @@ impl Player {
             .map_err(status)
             .with_context(|| format!("engine {:?}", self.spec))?;
         Ok(())
+    }
+
+    /// Whether this player reads the position as text (another program):
+    /// then it is given only what its side may know (a player's view in a
+    /// game with hidden information), never the referee's full state.
+    pub fn reads_text(&self) -> bool {
+        matches!(self.engine, Engine::Uci { .. } | Engine::Command { .. })
     }
 
     /// This player's move in `position` (`text` its text notation);

@@ -463,3 +463,32 @@ fn schotten_totten_games_replay_from_seed_and_moves() {
         assert!(seen.contains(kind), "no {kind} in {seen:?}");
     }
 }
+
+/// An engine run as a command is given only what its side may know: in
+/// Schotten Totten the mover's view, never the referee's full state with
+/// the other hand and the decks (this engine refuses anything but a view).
+#[test]
+fn a_command_engine_sees_only_its_view_of_hidden_cards() {
+    let caber = env!("CARGO_BIN_EXE_caber");
+    let template = format!(
+        "cmd=sh -c 'case \"{{position}}\" in view:*) exec {caber} --game {{game}} \
+         --variant {{variant}} --position \"{{position}}\" best --nodes 50 --json;; *) exit 7;; esac'"
+    );
+    let v = json(&[
+        "--game",
+        "schotten-totten",
+        "--seed",
+        "3",
+        "match",
+        "--a",
+        &template,
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--no-records",
+        "--json",
+    ]);
+    assert_eq!(v["games"], 2, "{v}");
+    assert_eq!(v["errors"].as_array().unwrap().len(), 0, "{v}");
+}
