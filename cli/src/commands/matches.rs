@@ -315,7 +315,8 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
         };
         let process = &mut processes[usize::from(report.side_to_move != proto::Side::One as i32)];
         let text = if mover.reads_text() {
-            mover_view(&mut client, &position, &report).await?
+            let side = proto::Side::try_from(report.side_to_move).unwrap_or(proto::Side::One);
+            super::view_of(&mut client, &report, side).await?.text
         } else {
             report.text.clone()
         };
@@ -407,25 +408,4 @@ async fn start(
         report = required(applied.position, "position")?;
     }
     Ok(report)
-}
-
-/// The text of what the side to move of `report` may know: its view in a
-/// game with hidden information, the position itself in any other.
-async fn mover_view(
-    client: &mut Client,
-    position: &proto::Position,
-    report: &proto::PositionReport,
-) -> anyhow::Result<String> {
-    let view = client
-        .view(proto::ViewRequest {
-            position: Some(position.clone()),
-            player: report.side_to_move,
-        })
-        .await;
-    match view {
-        Ok(v) => Ok(required(v.into_inner().position, "view")?.text),
-        // A game without hidden information: the position is its own view.
-        Err(e) if e.code() == tonic::Code::InvalidArgument => Ok(report.text.clone()),
-        Err(e) => Err(status(e)),
-    }
 }

@@ -167,6 +167,27 @@ pub async fn legal_move_texts(
     Ok(legal.moves.into_iter().map(|m| m.text).collect())
 }
 
+/// What `side` may know of `report`'s position: its view in a game with
+/// hidden information, the position itself in any other.
+pub async fn view_of(
+    client: &mut Client,
+    report: &proto::PositionReport,
+    side: proto::Side,
+) -> anyhow::Result<proto::PositionReport> {
+    let view = client
+        .view(proto::ViewRequest {
+            position: Some(required(report.position.clone(), "position")?),
+            player: side as i32,
+        })
+        .await;
+    match view {
+        Ok(v) => required(v.into_inner().position, "view"),
+        // A game without hidden information: the position is its own view.
+        Err(e) if e.code() == tonic::Code::InvalidArgument => Ok(report.clone()),
+        Err(e) => Err(status(e)),
+    }
+}
+
 /// An `Apply` request for a text move.
 pub fn apply_request(position: proto::Position, mv: &str) -> proto::ApplyRequest {
     proto::ApplyRequest {

@@ -263,20 +263,7 @@ async fn show(
     person: proto::Side,
     last: Option<&RecordedMove>,
 ) -> anyhow::Result<()> {
-    let position = required(report.position.clone(), "position")?;
-    let view = session
-        .client
-        .view(proto::ViewRequest {
-            position: Some(position),
-            player: person as i32,
-        })
-        .await;
-    let shown = match view {
-        Ok(v) => required(v.into_inner().position, "view")?,
-        // A game without hidden information: the position is its own view.
-        Err(e) if e.code() == tonic::Code::InvalidArgument => report.clone(),
-        Err(e) => return Err(status(e)),
-    };
+    let shown = super::view_of(&mut session.client, report, person).await?;
     out!("{}", shown.diagram.trim_end());
     if let Some(last) = last {
         out!("last move: {}", last.text);
