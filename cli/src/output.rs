@@ -37,6 +37,16 @@ fn print_json(value: Json) {
     out!("{value}");
 }
 
+/// A score as a record's evaluation (`[%eval]`), from the same side's view.
+pub fn record_eval(score: Option<&proto::Score>) -> Option<caber_engine::record::Eval> {
+    use caber_engine::record::Eval;
+    match score?.value? {
+        Value::Centi(c) => Some(Eval::Centi(c)),
+        Value::MatePlies(n) => Some(Eval::Mate(n)),
+        Value::Draw(_) => Some(Eval::Draw),
+    }
+}
+
 /// A failed command: `error: ...` (and `hint: ...`) on standard error, or
 /// with `--json` one object `{"error": {"code", "message", "hint"}}` on
 /// standard output. The code is the gRPC status code of a refusal by the

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use caber_engine::record::{Eval, GameRecord, RecordResult};
+use caber_engine::record::{GameRecord, RecordResult};
 use caber_service::proto::{self, score::Value};
 use serde_json::json;
 
@@ -204,12 +204,7 @@ fn ended(summary: &proto::ReviewUpdate, record: Option<&GameRecord>) -> String {
 /// mark, loss and the better move; earlier marks are replaced.
 fn annotated(mut record: GameRecord, moves: &[proto::MoveReview]) -> GameRecord {
     for (recorded, m) in record.moves.iter_mut().zip(moves) {
-        recorded.eval = match m.after.as_ref().and_then(|s| s.value.as_ref()) {
-            Some(Value::Centi(c)) => Some(Eval::Centi(*c)),
-            Some(Value::MatePlies(n)) => Some(Eval::Mate(*n)),
-            Some(Value::Draw(_)) => Some(Eval::Draw),
-            None => None,
-        };
+        recorded.eval = crate::output::record_eval(m.after.as_ref());
         recorded.comments.retain(|c| !c.starts_with('?'));
         let judgement = m.judgement();
         if judgement != proto::Judgement::Good {

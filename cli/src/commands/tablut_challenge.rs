@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use caber_engine::record::{Eval, GameRecord, RecordResult, RecordedMove};
-use caber_service::proto::{self, position::State as PositionState, r#move::Kind, score::Value};
+use caber_service::proto::{self, position::State as PositionState, r#move::Kind};
 use clap::Args;
 use serde_json::json;
 use tokio::net::TcpStream;
@@ -479,11 +479,11 @@ async fn search(
 }
 
 /// A record's evaluation after our move, from the search's score before it.
+/// (A mate in N plies before the move is one in N - 1 after it.)
 fn eval_after(score: Option<&proto::Score>) -> Option<Eval> {
-    match score?.value? {
-        Value::Centi(c) => Some(Eval::Centi(c)),
-        Value::MatePlies(n) => Some(Eval::Mate(n - n.signum())),
-        Value::Draw(_) => Some(Eval::Draw),
+    match crate::output::record_eval(score)? {
+        Eval::Mate(n) => Some(Eval::Mate(n - n.signum())),
+        eval => Some(eval),
     }
 }
 
