@@ -110,6 +110,13 @@ impl Tag {
         self
     }
 
+    /// Names the element as the game's move notation does (a cell `e4`, a
+    /// card `G5`, a stone `@3`): `data-name`, for pages that turn clicks
+    /// into moves.
+    pub fn names(self, name: &str) -> Tag {
+        self.attr("data-name", name)
+    }
+
     /// A `<title>` child: the tooltip browsers show on hover.
     pub fn tooltip(mut self, text: &str) -> Tag {
         self.tooltip = Some(text.to_string());
@@ -443,6 +450,14 @@ pub(crate) mod tests {
     }
 
     /// The texts of every `text` element.
+    /// The `data-name` of every named element, in document order.
+    pub(crate) fn names(doc: &roxmltree::Document) -> Vec<String> {
+        doc.descendants()
+            .filter_map(|n| n.attribute("data-name"))
+            .map(str::to_string)
+            .collect()
+    }
+
     pub(crate) fn texts(doc: &roxmltree::Document) -> Vec<String> {
         doc.descendants()
             .filter(|n| n.has_tag_name("text"))

@@ -63,6 +63,7 @@ pub(crate) fn draw(
                 .class(&format!("cell {kind}"))
                 .fill(fill)
                 .stroke(EDGE, 1.0)
+                .names(&cell.to_string())
                 .tooltip(&format!("{cell}: {kind}")),
         );
     }

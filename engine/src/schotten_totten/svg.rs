@@ -282,6 +282,7 @@ fn draw_stone(svg: &mut Svg, board: &Board, i: usize) {
     svg.open(
         Tag::new("g")
             .class(&format!("stone{claim}"))
+            .names(&format!("@{}", i + 1))
             .tooltip(&format!("stone {}", i + 1)),
     );
     svg.add(
@@ -345,11 +346,14 @@ fn draw_card(svg: &mut Svg, (x, y): (f64, f64), card: Option<Card>, class: &str,
         None => "unknown card".to_string(),
     };
     let back = if card.is_none() { " back" } else { "" };
-    svg.open(
-        Tag::new("g")
-            .class(&format!("card {class}{back}"))
-            .tooltip(&tooltip),
-    );
+    let mut group = Tag::new("g")
+        .class(&format!("card {class}{back}"))
+        .tooltip(&tooltip);
+    // A card in a hand is one to play: named as moves name it.
+    if let (Some(card), true) = (card, class.starts_with("hand")) {
+        group = group.names(&card.to_string());
+    }
+    svg.open(group);
     let shape = rect(x, y, CARD_W, CARD_H).attr("rx", "4");
     let (cx, cy) = (x + CARD_W / 2.0, y + CARD_H / 2.0);
     match card {

@@ -70,6 +70,7 @@ pub(crate) fn draw(
                 .class(&format!("cell {kind}"))
                 .fill(fill)
                 .stroke("#8a7050", 1.0)
+                .names(&cell.to_string())
                 .tooltip(&format!("{cell}: {kind}")),
         );
     }

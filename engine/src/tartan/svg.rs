@@ -56,7 +56,8 @@ pub(crate) fn draw(
     );
     for cell in cells() {
         let (c, r) = coords(cell);
-        let hex = layout.hexagon(c, r, 0.5).tooltip(&geo.names[cell.index()]);
+        let name = &geo.names[cell.index()];
+        let hex = layout.hexagon(c, r, 0.5).names(name).tooltip(name);
         svg.add(if geo.lochs & (1 << cell.0) == 0 {
             hex.class("cell").fill(PLAIN).stroke(EDGE, 1.0)
         } else if cell.0 == geo.central {

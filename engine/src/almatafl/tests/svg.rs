@@ -2,7 +2,7 @@
 //! piece and one group per stack with its height, the chain of the last move.
 
 use super::*;
-use crate::svg::tests::{check_root, count, save, texts, with_classes};
+use crate::svg::tests::{check_root, count, names, save, texts, with_classes};
 
 /// The stacks and discs drawn must be the position's.
 fn check_stacks(p: &Pos, svg: &str) {
@@ -61,6 +61,9 @@ fn svg_of_the_start_shows_every_named_cell_and_piece() {
     for cell in Cell::all() {
         assert!(texts.iter().any(|t| t == cell.as_str()), "{cell} unnamed");
     }
+    // Every cell's hexagon is named for a page that turns clicks into moves.
+    let cells: Vec<&str> = Cell::all().map(|c| c.as_str()).collect();
+    assert_eq!(names(&doc), cells);
     // The throne's hexagon is F6's.
     let throne = with_classes(&doc, &["cell", "throne"])[0];
     assert!(throne.descendants().any(|n| n.text() == Some("F6: throne")));

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::schotten_totten::Position;
-use crate::svg::tests::{check_root, count, save, texts, with_classes};
+use crate::svg::tests::{check_root, count, names, save, texts, with_classes};
 
 /// The stones and cards drawn must be the position's.
 fn check_cards(position: &Position, svg: &str) {
@@ -98,6 +98,12 @@ fn svg_of_the_deal_shows_both_hands_or_the_viewers() {
     for stone in 1..=9 {
         assert!(texts.contains(&stone.to_string()), "stone {stone}");
     }
+    // Named as moves name them, for a page that turns clicks into moves:
+    // the stones, then the cards in hand (second's row is drawn on top).
+    let mut named: Vec<String> = (1..=9).map(|i| format!("@{i}")).collect();
+    let (second, first) = (s.hand(TWO), s.hand(ONE));
+    named.extend(second.iter().chain(&first).map(|c| c.to_string()));
+    assert_eq!(names(&doc), named);
     // Second's view: its own six cards face up, first's six face down.
     let view = Position::View(s.view(TWO));
     let svg = view.svg(None);
@@ -109,6 +115,7 @@ fn svg_of_the_deal_shows_both_hands_or_the_viewers() {
     );
     assert_eq!(count(&doc, &["card", "hand", "first", "back"]), 6);
     assert_eq!(count(&doc, &["card", "hand", "second", "back"]), 0);
+    assert_eq!(names(&doc)[9..], named[9..15], "only the viewer's cards");
     save("schotten-totten-view", &svg);
 }
 

@@ -3,8 +3,8 @@
 
 use super::rules::{play, pos, ALL, B};
 use super::Pos;
-use crate::svg::tests::{check_root, count, save, texts, with_classes};
-use crate::tablut::{Piece, Tablut, Variant};
+use crate::svg::tests::{check_root, count, names, save, texts, with_classes};
+use crate::tablut::{Cell, Piece, Tablut, Variant};
 
 /// The pieces drawn (black, white, king) must be the position's.
 fn check_pieces(p: &Pos, svg: &str) {
@@ -37,6 +37,9 @@ fn svg_of_the_start_shows_coordinates_special_cells_and_pieces() {
         };
         assert_eq!(title, format!("Tablut ({name}): {side} to move"));
         check_pieces(&p, &svg);
+        // Every cell is named for a page that turns clicks into moves.
+        let cells: Vec<String> = Cell::all().map(|c| c.to_string()).collect();
+        assert_eq!(names(&doc), cells);
         assert_eq!(count(&doc, &["piece", "black"]), 16);
         assert_eq!(count(&doc, &["piece", "white"]), 8);
         assert_eq!(count(&doc, &["piece", "king"]), 1);

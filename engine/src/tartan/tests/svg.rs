@@ -3,7 +3,7 @@
 //! tokens off the board and the last move's cells.
 
 use super::*;
-use crate::svg::tests::{check_root, count, save, texts, with_classes};
+use crate::svg::tests::{check_root, count, names, save, texts, with_classes};
 
 /// The units, tokens, Bishops and blessings drawn must be the position's.
 fn check_units(p: &Pos, svg: &str) {
@@ -74,6 +74,9 @@ fn svg_of_the_start_shows_the_named_board_and_the_lochs() {
     for cell in Cell::all() {
         assert!(texts.iter().any(|t| t == cell.as_str()), "{cell} unnamed");
     }
+    // Every cell's hexagon is named for a page that turns clicks into moves.
+    let cells: Vec<&str> = Cell::all().map(|c| c.as_str()).collect();
+    assert_eq!(names(&doc), cells);
     assert!(texts
         .iter()
         .any(|t| t == "tokens to place: red 12, blue 12"));
