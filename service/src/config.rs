@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+use crate::browser::Origins;
 use crate::search_runner::{self, Caps};
 use crate::transport::TransportLimits;
 
@@ -52,6 +53,16 @@ pub struct Config {
     /// PEM private key of --tls-cert.
     #[arg(long, env = "CABER_TLS_KEY", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// Origin of web pages allowed to call the API from a browser with
+    /// gRPC-Web (CORS), e.g. `https://example.com`; repeat it (or separate
+    /// with commas) for several, * for any. None by default: gRPC-Web is
+    /// still answered, but browsers refuse cross-origin calls.
+    #[arg(long = "cors-origin", env = "CABER_CORS_ORIGIN", value_delimiter = ',', value_parser = cors_origin)]
+    pub cors_origins: Vec<String>,
+    /// Serve the analysis board, a page that calls this server with
+    /// gRPC-Web, at / on the API's address (open it in a browser).
+    #[arg(long, env = "CABER_WEB")]
+    pub web: bool,
     /// Searches (and perft counts, matches) admitted at once, running or
     /// waiting for a search thread; beyond, calls get RESOURCE_EXHAUSTED.
     /// More than --search-threads lets searches wait for a thread: a call
@@ -170,6 +181,11 @@ impl Config {
         }
     }
 
+    /// The origins `--cors-origin` allows.
+    pub fn origins(&self) -> Origins {
+        Origins::parse(&self.cors_origins).expect("each value was checked when parsed")
+    }
+
     /// The transport's limits.
     pub fn transport(&self) -> TransportLimits {
         TransportLimits {
@@ -198,8 +214,12 @@ impl Config {
             .tls_cert
             .as_ref()
             .map_or("off".to_string(), |p| format!("cert {}", p.display()));
+        let cors = match self.cors_origins.as_slice() {
+            [] => "off".to_string(),
+            origins => origins.join(","),
+        };
         format!(
-            "listen={} metrics={metrics} log_format={} auth={auth} tls={tls} \
+            "listen={} metrics={metrics} log_format={} auth={auth} tls={tls} cors={cors} web={} \
              worker_threads={} search_threads={} max_searches={} max_movetime_ms={} max_review_ms={} max_nodes={} \
              max_threads_per_search={} max_message_bytes={} max_request_memory_bytes={} \
              request_timeout_ms={} max_connections={} max_calls={} idle_timeout_ms={} \
@@ -210,6 +230,7 @@ impl Config {
                 LogFormat::Text => "text",
                 LogFormat::Json => "json",
             },
+            if self.web { "on" } else { "off" },
             self.workers(),
             self.threads(),
             self.searches(),
@@ -229,6 +250,11 @@ impl Config {
             self.shutdown_grace_ms
         )
     }
+}
+
+/// One `--cors-origin` value, checked as [`Origins::parse`] reads it.
+fn cors_origin(value: &str) -> Result<String, String> {
+    Origins::parse(&[value.to_string()]).map(|_| value.to_string())
 }
 
 /// Refuses a PEM private key that caberd cannot use as it is: an encrypted
@@ -340,7 +366,7 @@ mod tests {
         assert_eq!(c.caps().max_nodes, 5);
         assert_eq!(
             c.summary(),
-            "listen=0.0.0.0:1 metrics=off log_format=json auth=token from /run/t tls=off \
+            "listen=0.0.0.0:1 metrics=off log_format=json auth=token from /run/t tls=off cors=off web=off \
              worker_threads=4 search_threads=2 max_searches=3 max_movetime_ms=60000 max_review_ms=60000 max_nodes=5 \
              max_threads_per_search=1 max_message_bytes=524288 max_request_memory_bytes=33554432 \
              request_timeout_ms=10000 max_connections=1000 max_calls=4096 idle_timeout_ms=10000 \

@@ -11,10 +11,11 @@
 //! [`auth`] token check, API calls in flight; [`process_metrics`]), `grpc.health.v1`
 //! health checking and server reflection (`v1` and `v1alpha`), and
 //! [`transport`]'s bounds on what one client may hold (connections, streams,
-//! request bytes and time); [`updates`] feeds server streams without
+//! request bytes and time), and in front of them [`browser`]'s gRPC-Web and CORS; [`updates`] feeds server streams without
 //! waiting on a client that stops reading; [`config`] is `caberd`'s command line.
 
 pub mod auth;
+pub mod browser;
 pub mod call_layer;
 pub mod codec;
 pub mod config;
@@ -48,6 +49,7 @@ pub use engine_service::EngineService;
 pub use tonic_health;
 
 use crate::auth::Token;
+use crate::browser::{BrowserLayers, Origins};
 use crate::call_layer::{CallGate, CallLayer};
 use crate::proto::game_engine_server::GameEngineServer;
 use crate::transport::connections::{self, Incoming};
@@ -57,9 +59,10 @@ pub use crate::transport::TransportLimits;
 /// The full name of the API service, as health checking and reflection know it.
 pub const API_SERVICE: &str = "caber.v1.GameEngine";
 
-/// A server with every Caber service added, the call layer around them and
-/// the request body limits inside it.
-pub type ApiRouter = Router<Stack<RequestBodyLayer, Stack<CallLayer, Identity>>>;
+/// A server with every Caber service added, the call layer around them, the
+/// request body limits inside it and the browser layers outside.
+pub type ApiRouter =
+    Router<Stack<RequestBodyLayer, Stack<CallLayer, Stack<BrowserLayers, Identity>>>>;
 
 /// How the server is put together beyond the engine service.
 #[derive(Clone, Debug, Default)]
@@ -70,6 +73,10 @@ pub struct ServerOptions {
     pub limits: TransportLimits,
     /// TLS, if the server should speak it.
     pub tls: Option<ServerTlsConfig>,
+    /// The origins of pages that may call from a browser (CORS).
+    pub cors_origins: Origins,
+    /// Serve the analysis board at `/` ([`browser::page`]).
+    pub web: bool,
 }
 
 /// Handles to a built server: its health statuses and its call gate.
@@ -112,7 +119,9 @@ pub fn router(service: EngineService) -> ApiRouter {
 
 /// A server with every Caber service added: the engine API, health checking
 /// (both [`API_SERVICE`] and `""` serving) and reflection `v1` and `v1alpha`,
-/// behind the [`CallLayer`] and the [`RequestBodyLayer`], with the HTTP/2
+/// behind the [`CallLayer`] and the [`RequestBodyLayer`], gRPC-Web and CORS
+/// in front of them (HTTP/1.1 accepted for gRPC-Web) and the analysis board
+/// if `options.web`, with the HTTP/2
 /// settings of `options.limits` (streams per connection, flow-control
 /// windows, keepalive pings). Fails only on a bad TLS configuration.
 pub fn build(
@@ -142,6 +151,7 @@ pub fn build(
         .build_v1alpha()
         .expect("the compiled-in descriptor sets are valid");
     let mut server = Server::builder()
+        .accept_http1(true)
         .max_concurrent_streams(limits.max_streams_per_connection)
         .initial_stream_window_size(transport::STREAM_WINDOW)
         .initial_connection_window_size(transport::CONNECTION_WINDOW)
@@ -151,6 +161,7 @@ pub fn build(
         server = server.tls_config(tls)?;
     }
     let router = server
+        .layer(browser::layers(&options.cors_origins, options.web))
         .layer(CallLayer::new(
             gate.clone(),
             options.token,

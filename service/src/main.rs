@@ -85,6 +85,8 @@ async fn serve(config: Config) -> anyhow::Result<()> {
             .transpose()?,
         limits: config.transport(),
         tls: tls(&config)?,
+        cors_origins: config.origins(),
+        web: config.web,
     };
     let pool = SearchPool::new(config.threads(), config.searches());
     let runner = SearchRunner::new(pool, config.caps());
@@ -101,6 +103,14 @@ async fn serve(config: Config) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen for metrics on {metrics_addr}"))?;
         println!("caberd metrics on http://{addr}/metrics");
         tokio::spawn(metrics::serve(listener));
+    }
+    if config.web {
+        let scheme = if config.tls_cert.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        println!("caberd analysis board on {scheme}://{addr}/");
     }
     tracing::info!(%addr, "serving caber.v1.GameEngine, grpc.health.v1.Health and reflection");
 

@@ -1,0 +1,2 @@
+// esbuild bundles imported stylesheets into dist/app.css.
+declare module "*.css";

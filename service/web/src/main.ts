@@ -1,0 +1,529 @@
+// Caber's analysis board: every game and variant, drawn by the service
+// (Render), moved by clicking or dragging (LegalMoves, Apply), analysed as
+// the search streams (Analyze), stepped through along its moves, loaded from
+// a position or a game record (Replay) and reviewed (Review). Schotten
+// Totten is shown as one player sees it (View). Every call is one a plain
+// gRPC-Web client could make.
+import { Code, ConnectError } from "@connectrpc/connect";
+import { connect, type Engine } from "./client";
+import { matching, nextNames, parts, type Candidate } from "./moves";
+import { Judgement, type GameInfo, type AnalysisUpdate, type MoveReview, type PlayerReview, type Score } from "./gen/caber/v1/caber_pb";
+import { Side } from "./gen/caber/v1/side_pb";
+import "./board.css";
+
+/** One position along the line: its text and the move that led to it. */
+interface Ply {
+  text: string;
+  move: string;
+}
+
+const $ = <T extends HTMLElement>(id: string): T => {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`the page has no #${id}`);
+  return element as T;
+};
+
+const ui = {
+  game: $<HTMLSelectElement>("game"),
+  variant: $<HTMLSelectElement>("variant"),
+  seed: $<HTMLInputElement>("seed"),
+  seat: $<HTMLSelectElement>("seat"),
+  seatLabel: $<HTMLLabelElement>("seat-label"),
+  newGame: $<HTMLButtonElement>("new-game"),
+  board: $<HTMLDivElement>("board"),
+  status: $<HTMLDivElement>("status"),
+  notice: $<HTMLDivElement>("notice"),
+  choices: $<HTMLDivElement>("choices"),
+  moveForm: $<HTMLFormElement>("move-form"),
+  moveInput: $<HTMLInputElement>("move-input"),
+  legal: $<HTMLDataListElement>("legal"),
+  analyze: $<HTMLButtonElement>("analyze"),
+  stop: $<HTMLButtonElement>("stop"),
+  seconds: $<HTMLInputElement>("seconds"),
+  engineMove: $<HTMLButtonElement>("engine-move"),
+  winFill: $<HTMLDivElement>("win-fill"),
+  winText: $<HTMLDivElement>("win-text"),
+  searchInfo: $<HTMLDivElement>("search-info"),
+  lines: $<HTMLOListElement>("lines"),
+  first: $<HTMLButtonElement>("first"),
+  back: $<HTMLButtonElement>("back"),
+  forward: $<HTMLButtonElement>("forward"),
+  last: $<HTMLButtonElement>("last"),
+  moveList: $<HTMLOListElement>("move-list"),
+  loadText: $<HTMLTextAreaElement>("load-text"),
+  loadFile: $<HTMLInputElement>("load-file"),
+  loadPosition: $<HTMLButtonElement>("load-position"),
+  loadRecord: $<HTMLButtonElement>("load-record"),
+  review: $<HTMLButtonElement>("review"),
+  chart: $<HTMLDivElement>("chart"),
+  summary: $<HTMLDivElement>("summary"),
+  token: $<HTMLInputElement>("token"),
+};
+
+let engine: Engine = connect(location.origin, sessionStorage.getItem("caber-token") ?? undefined);
+let games: GameInfo[] = [];
+let game: GameInfo | undefined;
+/** Whether the game hides information (the service answers View for it). */
+let hidden = false;
+let variant = "";
+let line: Ply[] = [];
+let cursor = 0;
+/** The record the line was loaded from, for Review. */
+let record = "";
+let reviewed: MoveReview[] = [];
+/** The legal moves of what is shown, and the names picked so far. */
+let candidates: Candidate[] = [];
+let picked: string[] = [];
+/** Bumped by every redraw: answers for an older one are dropped. */
+let shown = 0;
+/** Whose turn it is in the position shown, by name. */
+let moverName = "";
+let analysis: AbortController | undefined;
+let reviewing: AbortController | undefined;
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function position(text: string) {
+  return { game: game?.name ?? "", variant, state: { case: "text" as const, value: text } };
+}
+
+/** What the service said, for the person at the board. */
+function explain(error: unknown): string {
+  return ConnectError.from(error).rawMessage;
+}
+
+function notice(text: string, kind: "info" | "refused" | "error" = "info") {
+  ui.notice.textContent = text;
+  ui.notice.dataset.kind = kind;
+}
+
+/** Runs an action of the page; the service's refusal is shown, never thrown. */
+function act(action: () => Promise<void>): () => void {
+  return () => {
+    action().catch((error: unknown) => notice(explain(error), "error"));
+  };
+}
+
+// ---- games and new games ----
+
+async function loadGames() {
+  games = (await engine.listGames({})).games;
+  ui.game.replaceChildren(...games.map((g) => new Option(g.name, g.name)));
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && games.some((g) => g.name === wanted)) ui.game.value = wanted;
+  await chooseGame();
+}
+
+async function chooseGame() {
+  game = games.find((g) => g.name === ui.game.value);
+  if (!game) return;
+  ui.variant.replaceChildren(...game.variants.map((v) => new Option(v.name, v.name, v.isDefault, v.isDefault)));
+  ui.seed.disabled = !game.chance;
+  // A game hides information when the service shows a player's view of it.
+  hidden = await engine
+    .view({ position: { game: game.name } })
+    .then(() => true)
+    .catch(() => false);
+  ui.seat.replaceChildren(
+    new Option(`${game.players[0]}'s view`, String(Side.ONE)),
+    new Option(`${game.players[1]}'s view`, String(Side.TWO)),
+    new Option("both hands (referee)", String(Side.UNSPECIFIED)),
+  );
+  ui.seatLabel.hidden = !hidden;
+  await newGame();
+}
+
+async function newGame() {
+  if (!game) return;
+  variant = ui.variant.value;
+  const seed = BigInt(ui.seed.value || "0");
+  const start = await engine.newGame({ game: game.name, variant, seed });
+  record = "";
+  setLine([{ text: start.position?.text ?? "", move: "" }], 0);
+}
+
+function setLine(plies: Ply[], at: number) {
+  line = plies;
+  reviewed = [];
+  ui.chart.replaceChildren();
+  ui.summary.replaceChildren();
+  ui.review.disabled = record === "";
+  goTo(at);
+}
+
+// ---- the board ----
+
+function goTo(at: number) {
+  cursor = Math.max(0, Math.min(at, line.length - 1));
+  stopAnalysis();
+  ui.lines.replaceChildren();
+  ui.winText.textContent = ui.searchInfo.textContent = "";
+  ui.winFill.style.width = "50%";
+  picked = [];
+  void redraw();
+}
+
+async function redraw() {
+  const mine = ++shown;
+  const ply = line[cursor];
+  const full = position(ply.text);
+  const seat = Number(ui.seat.value) as Side;
+  try {
+    const legal = await engine.legalMoves({ position: full, includePosition: true });
+    let drawn = full;
+    if (hidden && seat !== Side.UNSPECIFIED) {
+      const view = await engine.view({ position: full, player: seat });
+      drawn = position(view.position?.text ?? "");
+    }
+    const { svg } = await engine.render({ position: drawn, lastMove: ply.move });
+    if (mine !== shown) return;
+    const report = legal.position;
+    const mover = report?.sideToMove ?? Side.UNSPECIFIED;
+    moverName = report?.sideToMoveName ?? "";
+    const yours = !hidden || seat === Side.UNSPECIFIED || seat === mover;
+    ui.board.innerHTML = svg;
+    const names = [...ui.board.querySelectorAll("[data-name]")].map((e) => e.getAttribute("data-name") ?? "");
+    const moves = yours ? legal.moves.map((m) => m.text) : [];
+    candidates = moves.map((text) => ({ text, parts: parts(text, names) }));
+    ui.legal.replaceChildren(...moves.map((m) => new Option(m)));
+    const outcome = report?.outcome;
+    let status = outcome
+      ? `Game over: ${outcome.winnerName ? `${outcome.winnerName} wins` : "draw"} (${outcome.reason})`
+      : `${report?.sideToMoveName ?? ""} to move`;
+    if (!outcome && !yours) status += ` — not your turn: press "Engine move"`;
+    ui.status.textContent = status;
+    ui.board.dataset.ready = String(cursor);
+    ui.board.dataset.moves = String(moves.length);
+    mark();
+    drawMoveList();
+    drawChart();
+  } catch (error) {
+    if (mine === shown) notice(explain(error), "error");
+  }
+}
+
+/** Marks what may be picked next, what is picked, and offers the moves
+ * complete with the picks when more than one is. */
+function mark() {
+  const next = nextNames(candidates, picked);
+  for (const element of ui.board.querySelectorAll("[data-name]")) {
+    const name = element.getAttribute("data-name") ?? "";
+    element.classList.toggle("next", next.has(name));
+    element.classList.toggle("picked", picked.includes(name));
+  }
+  const complete = picked.length ? matching(candidates, picked).filter((m) => m.parts.length === picked.length) : [];
+  ui.choices.replaceChildren(
+    ...complete.map((m) => {
+      const button = document.createElement("button");
+      button.textContent = m.text;
+      button.className = "choice";
+      button.onclick = act(() => play(m.text));
+      return button;
+    }),
+  );
+}
+
+/** The named element under a pointer (a piece drawn over a cell included). */
+function nameAt(event: PointerEvent): string | undefined {
+  for (const element of document.elementsFromPoint(event.clientX, event.clientY)) {
+    // A group (a card, a stone) is named, its shapes are what is hit.
+    const named = element.closest("[data-name]");
+    if (named && ui.board.contains(named)) return named.getAttribute("data-name") ?? undefined;
+  }
+  return undefined;
+}
+
+async function pick(name: string) {
+  const next = nextNames(candidates, picked);
+  if (next.has(name)) {
+    picked = [...picked, name];
+  } else if (nextNames(candidates, []).has(name)) {
+    picked = [name];
+  } else {
+    const from = picked.length ? ` after ${picked.join(" ")}` : "";
+    picked = [];
+    mark();
+    notice(`No legal move with ${name}${from}`, "refused");
+    return;
+  }
+  notice("");
+  const open = matching(candidates, picked);
+  const complete = open.filter((m) => m.parts.length === picked.length);
+  if (open.length === 1 && complete.length === 1) {
+    await play(complete[0].text);
+  } else {
+    mark();
+  }
+}
+
+let dragFrom: string | undefined;
+ui.board.addEventListener("pointerdown", (event) => {
+  const name = nameAt(event);
+  dragFrom = name;
+  if (name) act(() => pick(name))();
+});
+ui.board.addEventListener("pointerup", (event) => {
+  const name = nameAt(event);
+  if (name && dragFrom && name !== dragFrom && nextNames(candidates, picked).has(name)) {
+    act(() => pick(name))();
+  }
+  dragFrom = undefined;
+});
+
+/** Plays `move` on the current position: the line after it is replaced. */
+async function play(move: string) {
+  const applied = await engine.apply({ position: position(line[cursor].text), move: { kind: { case: "text", value: move } } });
+  const events = applied.events.map((e) => e.text).join("; ");
+  notice(events ? `${applied.move?.text}: ${events}` : "");
+  record = "";
+  ui.review.disabled = true;
+  line = [...line.slice(0, cursor + 1), { text: applied.position?.text ?? "", move: applied.move?.text ?? move }];
+  goTo(cursor + 1);
+}
+
+ui.moveForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const move = ui.moveInput.value.trim();
+  if (!move) return;
+  engine
+    .apply({ position: position(line[cursor].text), move: { kind: { case: "text", value: move } } })
+    .then(() => play(move))
+    .then(() => {
+      ui.moveInput.value = "";
+    })
+    .catch((error: unknown) => notice(`${move} refused: ${explain(error)}`, "refused"));
+});
+
+// ---- the move list ----
+
+const GLYPH: Partial<Record<Judgement, string>> = {
+  [Judgement.INACCURACY]: "?!",
+  [Judgement.MISTAKE]: "?",
+  [Judgement.BLUNDER]: "??",
+};
+
+function drawMoveList() {
+  const items = line.slice(1).map((ply, i) => {
+    const item = document.createElement("li");
+    const glyph = reviewed[i] ? (GLYPH[reviewed[i].judgement] ?? "") : "";
+    item.textContent = ply.move + glyph;
+    item.className = i + 1 === cursor ? "current" : "";
+    item.onclick = () => goTo(i + 1);
+    return item;
+  });
+  ui.moveList.replaceChildren(...items);
+  ui.first.disabled = ui.back.disabled = cursor === 0;
+  ui.forward.disabled = ui.last.disabled = cursor === line.length - 1;
+}
+
+ui.first.onclick = () => goTo(0);
+ui.back.onclick = () => goTo(cursor - 1);
+ui.forward.onclick = () => goTo(cursor + 1);
+ui.last.onclick = () => goTo(line.length - 1);
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+  if (event.key === "ArrowLeft") goTo(cursor - 1);
+  if (event.key === "ArrowRight") goTo(cursor + 1);
+});
+
+// ---- analysis ----
+
+/** The position the engine searches: a hidden-information game's mover's view. */
+async function searched(): Promise<ReturnType<typeof position>> {
+  const full = position(line[cursor].text);
+  if (!hidden) return full;
+  const view = await engine.view({ position: full });
+  return position(view.position?.text ?? "");
+}
+
+function scoreText(score: Score | undefined): string {
+  switch (score?.value.case) {
+    case "centi":
+      return (score.value.value / 100).toFixed(2);
+    case "matePlies":
+      return `#${score.value.value}`;
+    case "draw":
+      return "draw";
+    default:
+      return "";
+  }
+}
+
+function drawAnalysis(update: AnalysisUpdate) {
+  const stats = update.stats;
+  const best = update.lines[0];
+  if (best?.score) {
+    const p = best.score.winProbability;
+    ui.winFill.style.width = `${(100 * p).toFixed(1)}%`;
+    ui.winText.textContent = `${moverName}: ${(100 * p).toFixed(0)}% to win (${scoreText(best.score)})`;
+  }
+  if (stats) {
+    ui.searchInfo.textContent = `depth ${stats.depth}, ${stats.nodes} nodes, ${stats.timeMs} ms${update.final ? " — done" : ""}`;
+  }
+  ui.lines.replaceChildren(
+    ...update.lines.map((pv) => {
+      const item = document.createElement("li");
+      item.textContent = `${scoreText(pv.score)}  ${pv.moves.join(" ")}`;
+      item.title = "play this line";
+      item.onclick = act(() => playLine(pv.moves));
+      return item;
+    }),
+  );
+}
+
+async function analyze() {
+  stopAnalysis();
+  const controller = new AbortController();
+  analysis = controller;
+  ui.analyze.disabled = true;
+  ui.stop.disabled = false;
+  ui.lines.dataset.state = "running";
+  const movetimeMs = Math.round(1000 * Math.max(0.1, Number(ui.seconds.value) || 5));
+  try {
+    const request = { position: await searched(), limits: { movetimeMs }, multipv: 3, reportIntervalMs: 200 };
+    for await (const update of engine.analyze(request, { signal: controller.signal })) {
+      drawAnalysis(update);
+      if (update.final) ui.lines.dataset.state = "done";
+    }
+  } catch (error) {
+    if (ConnectError.from(error).code !== Code.Canceled) notice(explain(error), "error");
+  } finally {
+    if (analysis === controller) {
+      analysis = undefined;
+      ui.analyze.disabled = false;
+      ui.stop.disabled = true;
+      if (ui.lines.dataset.state === "running") ui.lines.dataset.state = "stopped";
+    }
+  }
+}
+
+function stopAnalysis() {
+  analysis?.abort();
+}
+
+/** Plays a line's moves one by one, as far as they are legal here. */
+async function playLine(moves: string[]) {
+  for (const move of moves) {
+    await play(move);
+  }
+}
+
+ui.analyze.onclick = () => void analyze();
+ui.stop.onclick = () => stopAnalysis();
+ui.engineMove.onclick = act(async () => {
+  const best = await engine.bestMove({ position: await searched(), limits: { movetimeMs: 1000 } });
+  if (best.bestMove) await play(best.bestMove.text);
+});
+
+// ---- loading and review ----
+
+ui.loadFile.onchange = act(async () => {
+  const file = ui.loadFile.files?.[0];
+  if (file) ui.loadText.value = await file.text();
+});
+
+ui.loadPosition.onclick = act(async () => {
+  const text = ui.loadText.value.trim();
+  const legal = await engine.legalMoves({ position: position(text), includePosition: true });
+  record = "";
+  setLine([{ text: legal.position?.text ?? text, move: "" }], 0);
+  notice("Position loaded");
+});
+
+ui.loadRecord.onclick = act(async () => {
+  const text = ui.loadText.value;
+  const replay = await engine.replay({ record: text });
+  ui.game.value = replay.game;
+  game = games.find((g) => g.name === replay.game);
+  ui.variant.replaceChildren(...(game?.variants ?? []).map((v) => new Option(v.name, v.name)));
+  ui.variant.value = replay.variant;
+  variant = replay.variant;
+  record = text;
+  const plies = [{ text: replay.start?.text ?? "", move: "" }, ...replay.moves.map((m) => ({ text: m.text, move: m.move?.text ?? "" }))];
+  setLine(plies, 0);
+  notice(`Record loaded: ${replay.moves.length} moves`);
+});
+
+ui.review.onclick = act(async () => {
+  reviewing?.abort();
+  const controller = new AbortController();
+  reviewing = controller;
+  reviewed = [];
+  ui.summary.textContent = "reviewing…";
+  const movetimeMs = Math.round(1000 * Math.max(0.1, Number(ui.seconds.value) || 1) / 5);
+  for await (const update of engine.review({ record, limits: { movetimeMs } }, { signal: controller.signal })) {
+    if (update.move) {
+      reviewed.push(update.move);
+      ui.summary.textContent = `reviewing… ${reviewed.length}/${update.moves}`;
+      drawChart();
+      drawMoveList();
+    }
+    if (update.final) drawSummary(update.players);
+  }
+});
+
+function drawSummary(players: PlayerReview[]) {
+  ui.summary.replaceChildren(
+    ...players.map((p) => {
+      const row = document.createElement("div");
+      const who = p.player ? `${p.name} (${p.player})` : p.name;
+      row.textContent = `${who}: accuracy ${p.accuracy.toFixed(0)}%, ${p.inaccuracies} inaccuracies, ${p.mistakes} mistakes, ${p.blunders} blunders`;
+      return row;
+    }),
+  );
+  ui.chart.dataset.state = "done";
+}
+
+/** The review's chart: the first player's win probability after each move,
+ * the moves judged worse marked; a click goes to that move. */
+function drawChart() {
+  if (reviewed.length === 0) return;
+  const width = 300;
+  const height = 120;
+  const plies = line.length - 1;
+  const x = (ply: number) => (width * ply) / Math.max(1, plies);
+  const y = (p: number) => height * (1 - p);
+  const first = (r: MoveReview, p: number) => (r.mover === Side.ONE ? p : 1 - p);
+  const points = [`0,${y(first(reviewed[0], reviewed[0].winBefore))}`];
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "chart");
+  const add = (name: string, attrs: Record<string, string | number>) => {
+    const element = document.createElementNS(SVG_NS, name);
+    for (const [k, v] of Object.entries(attrs)) element.setAttribute(k, String(v));
+    svg.append(element);
+    return element;
+  };
+  add("line", { x1: 0, x2: width, y1: height / 2, y2: height / 2, class: "even" });
+  for (const r of reviewed) points.push(`${x(r.ply)},${y(first(r, r.winAfter))}`);
+  add("polyline", { points: points.join(" "), class: "win" });
+  add("line", { x1: x(cursor), x2: x(cursor), y1: 0, y2: height, class: "cursor" });
+  for (const r of reviewed) {
+    const glyph = GLYPH[r.judgement];
+    if (!glyph) continue;
+    const dot = add("circle", { cx: x(r.ply), cy: y(first(r, r.winAfter)), r: 3.5, class: `judged j${r.judgement}` });
+    const title = document.createElementNS(SVG_NS, "title");
+    title.textContent = `${r.ply}. ${r.played?.text}${glyph} (best ${r.best?.text})`;
+    dot.append(title);
+  }
+  svg.onclick = (event) => {
+    const box = svg.getBoundingClientRect();
+    goTo(Math.round(((event.clientX - box.left) / box.width) * plies));
+  };
+  ui.chart.replaceChildren(svg);
+  ui.chart.dataset.moves = String(reviewed.length);
+}
+
+// ---- start ----
+
+ui.token.value = sessionStorage.getItem("caber-token") ?? "";
+ui.token.onchange = act(async () => {
+  sessionStorage.setItem("caber-token", ui.token.value);
+  engine = connect(location.origin, ui.token.value || undefined);
+  await loadGames();
+});
+ui.game.onchange = act(chooseGame);
+ui.variant.onchange = act(newGame);
+ui.newGame.onclick = act(newGame);
+ui.seat.onchange = () => goTo(cursor);
+act(loadGames)();
