@@ -306,7 +306,7 @@ fn deeper_report(moves: &[(Played<Tablut>, Played<Tablut>)], budget: Duration) {
         let (verdict, score) = (second.verdict, second.score);
         match second.values {
             Some((best, played)) => {
-                let judgement = judged.add(best, played);
+                let judgement = judged.add(best, played, 0.0);
                 let loss = (best - played).max(0.0);
                 println!(
                     "{}: {verdict:?} ({score:?}), played move lost {loss:.3}: {}",

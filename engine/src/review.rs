@@ -13,15 +13,22 @@
 //! once the game is over; a move's loss is the mover's value after the
 //! searcher's choice less its value after the move played, both positions
 //! searched alike (the other side to move, the same budget: the bias of a
-//! search for its side to move cancels out). The searcher's own choice loses
+//! search for its side to move cancels out) and from what the mover knew
+//! (in a game with hidden information, the mover's view of both: the
+//! player is judged by what it could know). The searcher's own choice loses
 //! nothing.
+//!
+//! A sampled value (Monte Carlo) has a standard error; a move's noise is
+//! that of its loss (of the two values, combined), and a move is judged by
+//! its loss less its noise: marked only when the loss exceeds a threshold
+//! by more than the noise. A deterministic value (alpha-beta) has none.
 
 use std::ops::ControlFlow;
 
 use crate::game::{GameResult, Player};
 use crate::playable::Playable;
 use crate::record::Replay;
-use crate::search::{Info, Score};
+use crate::search::{Info, Score, Searchable};
 
 /// The least win-probability loss of an inaccuracy.
 pub const INACCURACY: f64 = 0.10;
@@ -94,9 +101,10 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Counts a move that took the mover's win probability from `before` to `after`.
-    pub fn add(&mut self, before: f64, after: f64) -> Judgement {
-        let judgement = Judgement::of(before - after);
+    /// Counts a move that took the mover's win probability from `before` to
+    /// `after`, both known within `noise` (judged by the loss less it).
+    pub fn add(&mut self, before: f64, after: f64, noise: f64) -> Judgement {
+        let judgement = Judgement::of(before - after - noise);
         self.moves += 1;
         self.accuracy_sum += accuracy(before, after);
         match judgement {
@@ -128,8 +136,8 @@ impl Tallies {
     }
 
     /// Counts a move of `player` (see [`Tally::add`]).
-    pub fn add(&mut self, player: Player, before: f64, after: f64) -> Judgement {
-        self.0[player.index()].add(before, after)
+    pub fn add(&mut self, player: Player, before: f64, after: f64, noise: f64) -> Judgement {
+        self.0[player.index()].add(before, after, noise)
     }
 }
 
@@ -156,7 +164,10 @@ pub struct MoveReview<M> {
     pub win_after: f64,
     /// What the move gave away (at least 0).
     pub loss: f64,
-    /// What the loss makes of the move.
+    /// The standard error of the loss: of the two win probabilities, each
+    /// a sample mean of a Monte Carlo search (0 for alpha-beta's values).
+    pub noise: f64,
+    /// What the loss less its noise makes of the move.
     pub judgement: Judgement,
     /// Lichess' accuracy of the move, in percent.
     pub accuracy: f64,
@@ -167,6 +178,8 @@ struct Value<M> {
     side_to_move: Player,
     /// Player One's win probability.
     one: f64,
+    /// Its standard error (0 for an outcome or a value that is no sample).
+    error: f64,
     info: Option<Info<M>>,
 }
 
@@ -185,6 +198,7 @@ impl<M> Value<M> {
         Value {
             side_to_move,
             one,
+            error: info.as_ref().map_or(0.0, Info::standard_error),
             info,
         }
     }
@@ -203,31 +217,43 @@ fn from_one(player: Player, p: f64) -> f64 {
     }
 }
 
-/// Reviews every move of `replay`. `search` searches a position that is
-/// not over (it is told how many searches may still come, at most, so that
-/// a time budget can be shared) and gives `None` once the review must stop;
-/// `each` gets every move's review with the position before it, in order,
-/// and may stop the review. Both players' tallies, or `None` if stopped.
-pub fn review<P: Playable>(
+/// Reviews every move of `replay`. `search` values a search root of a
+/// position that is not over ([`Searcher::value`](crate::search::Searcher::value):
+/// a root after a move is the mover's view, the other side to move; it is told how many searches may still come,
+/// at most, so that a time budget can be shared) and gives `None` once the
+/// review must stop; `each` gets every move's review with the position
+/// before it, in order, and may stop the review. Both players' tallies, or
+/// `None` if stopped.
+pub fn review<P: Searchable>(
     replay: &Replay<P>,
-    mut search: impl FnMut(&P, u32) -> Option<Info<P::Move>>,
+    mut search: impl FnMut(&P::Root, u32) -> Option<Info<P::Move>>,
     mut each: impl FnMut(&P, MoveReview<P::Move>) -> ControlFlow<()>,
 ) -> Option<Tallies> {
     let positions: Vec<&P> = replay.positions().collect();
-    let mut valued = |position: &P, searches_left: u32| -> Option<Value<P::Move>> {
+    // From `viewer`'s knowledge.
+    let mut valued = |position: &P, viewer: Player, left: u32| -> Option<Value<P::Move>> {
         let info = match position.outcome() {
             Some(_) => None,
-            None => Some(search(position, searches_left)?),
+            None => Some(search(&position.search_root_of(viewer), left)?),
         };
         Some(Value::of(position, info))
     };
+    // After a move: the position after the searcher's choice and after the
+    // move played, then (with hidden information) the next mover's own
+    // search of the position it faces; without, the latter is the former.
+    let per_move = if P::HIDDEN_INFORMATION { 3 } else { 2 };
     let mut tallies = Tallies::default();
-    let mut before = valued(positions[0], 2 * positions.len() as u32)?;
+    let first = positions[0];
+    let mut before = valued(
+        first,
+        first.side_to_move(),
+        per_move * positions.len() as u32,
+    )?;
     for (i, applied) in replay.moves.iter().enumerate() {
         let from = positions[i];
-        // At most: the search after the searcher's choice, this position's,
-        // and two for each position after it.
-        let searches_left = 2 * (positions.len() - i - 1) as u32;
+        let mover = before.side_to_move;
+        // At most this move's searches and those of each move after it.
+        let searches_left = per_move * (positions.len() - i - 1) as u32;
         let best = before
             .info
             .as_ref()
@@ -235,14 +261,20 @@ pub fn review<P: Playable>(
         // The position the searcher's choice leads to, when the move played
         // was another: both are searched alike.
         let after_best = match best {
-            Some(b) if b != applied.played => Some(valued(&from.after(&b), searches_left)?),
+            Some(b) if b != applied.played => Some(valued(&from.after(&b), mover, searches_left)?),
             _ => None,
         };
-        let after = valued(&applied.position, searches_left.saturating_sub(1).max(1))?;
-        let mover = before.side_to_move;
+        let after = valued(
+            &applied.position,
+            mover,
+            searches_left.saturating_sub(1).max(1),
+        )?;
         let win_after = after.win(mover);
         let win_before = after_best.as_ref().map_or(win_after, |v| v.win(mover));
-        let judgement = tallies.add(mover, win_before, win_after);
+        let noise = after_best
+            .as_ref()
+            .map_or(0.0, |v| v.error.hypot(after.error));
+        let judgement = tallies.add(mover, win_before, win_after, noise);
         let after_score = after.info.as_ref().and_then(Info::score).map(|s| {
             if after.side_to_move == mover {
                 s
@@ -262,13 +294,23 @@ pub fn review<P: Playable>(
             win_before,
             win_after,
             loss: (win_before - win_after).max(0.0),
+            noise,
             judgement,
             accuracy: accuracy(win_before, win_after),
         };
         if each(from, reviewed).is_break() {
             return None;
         }
-        before = after;
+        before = if P::HIDDEN_INFORMATION {
+            let next = &applied.position;
+            valued(
+                next,
+                next.side_to_move(),
+                searches_left.saturating_sub(2).max(1),
+            )?
+        } else {
+            after
+        };
     }
     Some(tallies)
 }
@@ -369,13 +411,89 @@ mod tests {
     #[test]
     fn tallies_count_per_player() {
         let mut t = Tallies::default();
-        assert_eq!(t.add(Player::One, 0.5, 0.1), Judgement::Blunder);
-        assert_eq!(t.add(Player::One, 0.5, 0.45), Judgement::Good);
-        assert_eq!(t.add(Player::Two, 0.9, 0.75), Judgement::Inaccuracy);
+        assert_eq!(t.add(Player::One, 0.5, 0.1, 0.0), Judgement::Blunder);
+        assert_eq!(t.add(Player::One, 0.5, 0.45, 0.0), Judgement::Good);
+        assert_eq!(t.add(Player::Two, 0.9, 0.75, 0.0), Judgement::Inaccuracy);
         let one = t.of(Player::One);
         assert_eq!((one.moves, one.blunders, one.mistakes), (2, 1, 0));
         assert!(one.accuracy() < 100.0 && one.accuracy() > 0.0);
         assert_eq!(t.of(Player::Two).inaccuracies, 1);
         assert_eq!(Tally::default().accuracy(), 100.0);
+    }
+
+    #[test]
+    fn a_loss_within_its_noise_is_not_marked() {
+        let mut t = Tally::default();
+        // 0.15 lost: an inaccuracy, unless the values are 0.06 uncertain.
+        assert_eq!(t.add(0.6, 0.45, 0.06), Judgement::Good);
+        assert_eq!(t.add(0.6, 0.45, 0.04), Judgement::Inaccuracy);
+        assert_eq!(t.add(0.9, 0.5, 0.15), Judgement::Mistake);
+        assert_eq!((t.moves, t.inaccuracies, t.mistakes), (3, 1, 1));
+    }
+
+    /// In Schotten Totten each move is valued from what its mover knew: the
+    /// positions after the searcher's choice and after the move played are
+    /// searched from the mover's view (the opponent to move), the next
+    /// position from the next mover's; sampled values carry their noise.
+    #[test]
+    fn a_hidden_information_move_is_valued_from_its_movers_view() {
+        use crate::information::InformationSet;
+        use crate::schotten_totten::{search::searcher, FullState, Position, Variant, View};
+        use crate::search::Searcher;
+
+        let mut position = Position::Full(FullState::new_game(Variant::Classic, 7));
+        let mut text = String::from("[Game \"schotten-totten\"]\n[Seed \"7\"]\n\n");
+        let mut moves = Vec::new();
+        for ply in 1..=6 {
+            moves.clear();
+            position.legal_moves(&mut moves);
+            let mv = moves[moves.len() / 2];
+            text.push_str(&format!("{ply}. {}\n", position.move_text(&mv)));
+            position = position.after(&mv);
+        }
+        let record = GameRecord::parse(&text).unwrap();
+        let replayed = replay::<Position>(&record).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        // (viewer, side to move) of every search root.
+        let mut roots = Vec::new();
+        let mut search = |root: &View, _left: u32| {
+            roots.push((root.viewer(), root.side_to_move()));
+            let limits = Limits {
+                nodes: Some(300),
+                ..Limits::default()
+            };
+            Some(searcher().value(root, &limits, &stop))
+        };
+        let mut reviewed = Vec::new();
+        review(&replayed, &mut search, |_: &Position, m| {
+            reviewed.push(m);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(reviewed.len(), 6);
+        let searched_twice_after = reviewed.iter().filter(|m| m.best != Some(m.played)).count();
+        assert_eq!(roots.len(), 1 + 2 * 6 + searched_twice_after, "{roots:?}");
+        let mut at = 1;
+        for m in &reviewed {
+            // After the move: the mover's view, the other side to move.
+            let after = if m.best != Some(m.played) { 2 } else { 1 };
+            for &(viewer, to_move) in &roots[at..at + after] {
+                assert_eq!((viewer, to_move), (m.mover, m.mover.opponent()));
+            }
+            // Then the position the next mover faces, from its view.
+            let (viewer, to_move) = roots[at + after];
+            assert_eq!(viewer, to_move);
+            at += after + 1;
+            // A sampled value has noise; the judgement is of the loss less it.
+            if m.best != Some(m.played) {
+                assert!(m.noise > 0.0 && m.noise < 0.1, "{}", m.noise);
+            } else {
+                assert_eq!((m.loss, m.noise), (0.0, 0.0));
+            }
+            assert_eq!(
+                m.judgement,
+                Judgement::of(m.win_before - m.win_after - m.noise)
+            );
+        }
     }
 }

@@ -123,6 +123,10 @@ fn print_text(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview], ended:
             m.win_before,
             m.win_after
         );
+        // A sampled estimate's uncertainty: what the judgement discounts.
+        if m.noise >= 0.005 {
+            line.push_str(&format!(" ±{:.2}", m.noise));
+        }
         let judgement = m.judgement();
         if judgement != proto::Judgement::Good {
             let best = m.best.as_ref().map_or("", |b| b.text.as_str());
@@ -244,6 +248,7 @@ fn print_json(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview], ended:
                 "win_before": m.win_before,
                 "win_after": m.win_after,
                 "loss": m.loss,
+                "noise": m.noise,
                 "judgement": judgement_name(m.judgement()),
                 "mark": mark(m.judgement()),
                 "accuracy": m.accuracy,

@@ -283,10 +283,13 @@ impl Searcher<View> for Greedy {
 impl Searchable for Position {
     type Root = View;
 
-    /// The side to move's view: a referee's hidden cards are never searched.
-    fn search_root(&self) -> View {
+    const HIDDEN_INFORMATION: bool = true;
+
+    /// `viewer`'s view of a referee's state (its hidden cards are never
+    /// searched); a view is what its own player knows, whoever asks.
+    fn search_root_of(&self, viewer: Player) -> View {
         match self {
-            Position::Full(s) => s.view(s.side_to_move()),
+            Position::Full(s) => s.view(viewer),
             Position::View(v) => v.clone(),
         }
     }

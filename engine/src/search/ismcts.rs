@@ -81,7 +81,35 @@ impl<I: InformationSet, P: Policy<I>> Searcher<I> for Ismcts<P> {
         if root.side_to_move() != root.viewer() {
             return Info::empty();
         }
-        tree_search(root, &self.policy, limits, stop, progress)
+        tree_search(root, &self.policy, limits, stop, progress).0
+    }
+
+    /// The first line's score is the mean of every playout from the side to
+    /// move's view, and its visits their number: all the search's samples
+    /// value the root, whoever is to move (the other side's moves are spread
+    /// over the deals it may hold, so its best one alone is a thin sample).
+    fn value(&mut self, root: &I, limits: &Limits, stop: &AtomicBool) -> Info<I::Move> {
+        let (mut info, mean) = tree_search(root, &self.policy, limits, stop, &mut |_| {});
+        if let (Some(line), Some(p)) = (info.lines.first_mut(), mean.value()) {
+            if let Score::Centi(_) = line.score {
+                line.score = Score::from_win_probability(p);
+                line.visits = u64::from(mean.playouts);
+            }
+        }
+        info
+    }
+}
+
+/// The mean reward of a search's playouts, from the root's side to move's view.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mean {
+    sum: f64,
+    playouts: u32,
+}
+
+impl Mean {
+    fn value(self) -> Option<f64> {
+        (self.playouts > 0).then(|| self.sum / f64::from(self.playouts))
     }
 }
 
@@ -98,18 +126,20 @@ struct Node<M> {
 }
 
 /// The search from the side to move's point of view, whoever that is (its
-/// root moves are sampled with each deal when it is not the viewer).
+/// root moves are sampled with each deal when it is not the viewer), and the
+/// mean of its playouts.
 fn tree_search<I: InformationSet, P: Policy<I>>(
     root: &I,
     policy: &P,
     limits: &Limits,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Info<I::Move>),
-) -> Info<I::Move> {
+) -> (Info<I::Move>, Mean) {
     let mut clock = Clock::per_playout(limits, stop);
     let mut info = Info::empty();
+    let mut mean = Mean::default();
     if root.outcome().is_some() {
-        return info;
+        return (info, mean);
     }
     let me = root.side_to_move();
     let root_moves = if me == root.viewer() {
@@ -131,7 +161,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
                     visits: 0,
                 });
                 info.elapsed = clock.elapsed();
-                return info;
+                return (info, mean);
             }
         }
     }
@@ -250,6 +280,8 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
             };
         }
         tree[0].visits += 1;
+        mean.sum += if me == Player::One { one } else { 1.0 - one };
+        mean.playouts += 1;
         info.nodes = clock.nodes();
         info.iterations = clock.nodes();
         let due = match limits.report_every {
@@ -279,7 +311,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
     }
     info.depth = info.lines.first().map_or(0, |l| l.moves.len() as u32);
     info.elapsed = clock.elapsed();
-    info
+    (info, mean)
 }
 
 fn fill_lines<M: Copy>(tree: &[Node<M>], multipv: usize, info: &mut Info<M>) {
@@ -322,7 +354,7 @@ pub fn evaluate<I: InformationSet, P: Policy<I>>(
     if let Some(o) = root.outcome() {
         return o.result.reward(root.viewer());
     }
-    let info = tree_search(root, policy, limits, stop, &mut |_| {});
+    let (info, _) = tree_search(root, policy, limits, stop, &mut |_| {});
     let p = info.score().map_or(0.5, |s| s.win_probability());
     if root.side_to_move() == root.viewer() {
         p

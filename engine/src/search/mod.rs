@@ -33,7 +33,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::eval::{check_weights, weighted, Evaluator, WeightError, WeightSettings};
-use crate::game::PerfectInformation;
+use crate::game::{PerfectInformation, Player};
 use crate::information::InformationSet;
 use crate::playable::Playable;
 use crate::played::{Notation, Played};
@@ -56,6 +56,15 @@ pub trait Searcher<R: InformationSet>: Send {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Info<R::Move>),
     ) -> Info<R::Move>;
+
+    /// Searches `root` for its value, whoever is to move: unlike
+    /// [`Searcher::search`], also when its viewer is not to move (the other
+    /// side's replies then as the viewer can expect them, scored from that
+    /// side's view). A review values a move so, from what its mover knew.
+    /// By default the search itself.
+    fn value(&mut self, root: &R, limits: &Limits, stop: &AtomicBool) -> Info<R::Move> {
+        self.search(root, limits, stop, &mut |_| {})
+    }
 }
 
 /// A searcher a game offers, by name.
@@ -103,8 +112,18 @@ pub trait Searchable: Playable {
     /// move knows of it.
     type Root: InformationSet<Move = Self::Move>;
 
+    /// Whether players know less than the whole position (hidden cards): a
+    /// position then has one search root per player.
+    const HIDDEN_INFORMATION: bool = false;
+
+    /// The root of a search from what `viewer` knows of this position,
+    /// whoever is to move (the position itself when nothing is hidden).
+    fn search_root_of(&self, viewer: Player) -> Self::Root;
+
     /// The root of a search from this position (the side to move's knowledge).
-    fn search_root(&self) -> Self::Root;
+    fn search_root(&self) -> Self::Root {
+        self.search_root_of(self.side_to_move())
+    }
 
     /// The searchers of this game, the best first (the default).
     fn searchers() -> &'static [SearcherInfo<Self::Root>];
@@ -161,7 +180,7 @@ pub const fn standard_searchers<G: PerfectSearch>() -> [SearcherInfo<Played<G>>;
 impl<G: PerfectSearch> Searchable for Played<G> {
     type Root = Played<G>;
 
-    fn search_root(&self) -> Self {
+    fn search_root_of(&self, _viewer: Player) -> Self {
         self.clone()
     }
 
@@ -366,6 +385,20 @@ impl<M> Info<M> {
     /// The score of the best line.
     pub fn score(&self) -> Option<Score> {
         self.lines.first().map(|l| l.score)
+    }
+
+    /// The standard error of the best line's win probability when it is a
+    /// sample mean (a sampling searcher's first move over its visits, each
+    /// playout a win, draw or loss): at most `sqrt(p (1 - p) / visits)`.
+    /// 0 for a value that is no sample (alpha-beta's, a proven result).
+    pub fn standard_error(&self) -> f64 {
+        match self.lines.first() {
+            Some(line) if line.visits > 0 && matches!(line.score, Score::Centi(_)) => {
+                let p = line.score.win_probability();
+                (p * (1.0 - p) / line.visits as f64).sqrt()
+            }
+            _ => 0.0,
+        }
     }
 
     /// The same report with every move mapped (e.g. to text).

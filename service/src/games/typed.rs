@@ -39,6 +39,8 @@ impl<A> Served<A> {
 }
 
 type Move<A> = <<A as Adapter>::Position as Playable>::Move;
+/// What a game's searchers search.
+type Root<A> = <<A as Adapter>::Position as Searchable>::Root;
 
 /// The game's names of its players (One's, Two's).
 fn names<A: Adapter>() -> [&'static str; 2] {
@@ -207,6 +209,7 @@ fn move_review<A: Adapter>(
         win_before: r.win_before,
         win_after: r.win_after,
         loss: r.loss,
+        noise: r.noise,
         judgement: convert::judgement(r.judgement) as i32,
         accuracy: r.accuracy,
     }
@@ -380,13 +383,12 @@ impl<A: Adapter> ServedGame for Served<A> {
             positions: replay.moves.len() + 1,
             last: report::<A>(replay.last()),
             job: Box::new(move |limits_for, stop, each| {
-                let mut search = |position: &A::Position, searches_left: u32| {
+                let mut search = |root: &Root<A>, searches_left: u32| {
                     if stop.load(Ordering::Relaxed) {
                         return None;
                     }
                     let limits = limits_for(searches_left);
-                    let info =
-                        build(&weights).search(&position.search_root(), &limits, stop, &mut |_| {});
+                    let info = build(&weights).value(root, &limits, stop);
                     (!stop.load(Ordering::Relaxed)).then_some(info)
                 };
                 let mut reviewed = |before: &A::Position, r: MoveReview<Move<A>>| match each(

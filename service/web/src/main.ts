@@ -474,43 +474,84 @@ function drawSummary(players: PlayerReview[]) {
   ui.chart.dataset.state = "done";
 }
 
-/** The review's chart: the first player's win probability after each move,
- * the moves judged worse marked; a click goes to that move. */
+/** The first player's values along the game, as (ply, win probability):
+ * its own search of each position it moves in, its best move's value at the
+ * same ply, its value after its move; the other side's moves only through
+ * its next search or, at the end, the outcome (as the CLI's chart). */
+function curve(moves: MoveReview[]): [number, number][] {
+  const points: [number, number][] = [];
+  const push = (x: number, p: number) => {
+    const last = points[points.length - 1];
+    if (!last || last[0] !== x || Math.abs(last[1] - p) > 1e-9) points.push([x, p]);
+  };
+  moves.forEach((m, k) => {
+    if (m.mover === Side.ONE) {
+      if (m.before) push(k, m.before.winProbability);
+      push(k, m.winBefore);
+      push(k + 1, m.winAfter);
+    } else if (k + 1 === moves.length && [0, 0.5, 1].includes(m.winAfter)) {
+      push(k + 1, 1 - m.winAfter);
+    }
+  });
+  return points;
+}
+
+/** The review's chart: the first player's win probability as it valued
+ * each position (from what it knew), grey dashed where no marked move
+ * explains a fall (two of its searches disagreeing, or the other side's move
+ * better than it expected), the judged moves marked; a click goes to that
+ * move. */
 function drawChart() {
   if (reviewed.length === 0) return;
   const width = 300;
   const height = 120;
   const plies = line.length - 1;
   const x = (ply: number) => (width * ply) / Math.max(1, plies);
-  const y = (p: number) => height * (1 - p);
-  const first = (r: MoveReview, p: number) => (r.mover === Side.ONE ? p : 1 - p);
-  const points = [`0,${y(first(reviewed[0], reviewed[0].winBefore))}`];
+  const y = (p: number) => height * (1 - Math.min(1, Math.max(0, p)));
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("class", "chart");
-  const add = (name: string, attrs: Record<string, string | number>) => {
+  const add = (name: string, attrs: Record<string, string | number>, tip?: string) => {
     const element = document.createElementNS(SVG_NS, name);
     for (const [k, v] of Object.entries(attrs)) element.setAttribute(k, String(v));
+    if (tip) {
+      const title = document.createElementNS(SVG_NS, "title");
+      title.textContent = tip;
+      element.append(title);
+    }
     svg.append(element);
     return element;
   };
   add("line", { x1: 0, x2: width, y1: height / 2, y2: height / 2, class: "even" });
-  for (const r of reviewed) points.push(`${x(r.ply)},${y(first(r, r.winAfter))}`);
-  add("polyline", { points: points.join(" "), class: "win" });
+  const points = curve(reviewed);
+  add("polyline", { points: points.map(([px, p]) => `${x(px)},${y(p)}`).join(" "), class: "win" });
+  for (let i = 1; i < points.length; i++) {
+    const [[x0, from], [x1, to]] = [points[i - 1], points[i]];
+    const own = x0 === x1;
+    const m = reviewed[x0];
+    const unexplained = !own && from - to >= 0.1 && m?.mover !== Side.ONE && !GLYPH[m?.judgement ?? Judgement.GOOD];
+    if ((own && Math.abs(from - to) > 1e-9) || unexplained) {
+      add("line", { x1: x(x0), x2: x(x1), y1: y(from), y2: y(to), class: "noise" },
+        `${from.toFixed(2)} → ${to.toFixed(2)}: ${own ? "two searches, not a move" : "the other side's move, better than expected"}`);
+    }
+  }
   add("line", { x1: x(cursor), x2: x(cursor), y1: 0, y2: height, class: "cursor" });
   for (const r of reviewed) {
     const glyph = GLYPH[r.judgement];
     if (!glyph) continue;
-    const dot = add("circle", { cx: x(r.ply), cy: y(first(r, r.winAfter)), r: 3.5, class: `judged j${r.judgement}` });
-    const title = document.createElementNS(SVG_NS, "title");
-    title.textContent = `${r.ply}. ${r.played?.text}${glyph} (best ${r.best?.text})`;
-    dot.append(title);
+    const at = [...points].reverse().find(([px]) => px === r.ply)?.[1] ?? (r.mover === Side.ONE ? r.winAfter : 1 - r.winAfter);
+    const noise = r.noise >= 0.005 ? ` ±${r.noise.toFixed(2)}` : "";
+    add("circle", { cx: x(r.ply), cy: y(at), r: 3.5, class: `judged j${r.judgement}` },
+      `${r.ply}. ${r.played?.text}${glyph} (-${r.loss.toFixed(2)}${noise}, best ${r.best?.text})`);
   }
   svg.onclick = (event) => {
     const box = svg.getBoundingClientRect();
     goTo(Math.round(((event.clientX - box.left) / box.width) * plies));
   };
-  ui.chart.replaceChildren(svg);
+  const caption = document.createElement("div");
+  caption.className = "caption";
+  caption.textContent = `${game?.players[0] ?? "first"}'s win probability as it valued each position; grey: noise, not a move`;
+  ui.chart.replaceChildren(svg, caption);
   ui.chart.dataset.moves = String(reviewed.length);
 }
 
