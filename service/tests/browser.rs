@@ -22,18 +22,18 @@ const BINARY: &str = "application/grpc-web+proto";
 const TEXT: &str = "application/grpc-web-text+proto";
 const ORIGIN: &str = "https://board.example";
 
+mod common;
+
 /// A caberd in process with `options`, serving on a free port.
 async fn start(options: ServerOptions) -> SocketAddr {
     let (router, _) = caber_service::build(EngineService::new(), options).unwrap();
-    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    tokio::spawn(caber_service::serve(
-        router,
-        listener,
-        std::future::pending(),
-    ));
-    addr
+    common::serve_in_background(router).await
+}
+
+/// `ListGames` from a page of `origin`.
+async fn list_games_from(addr: SocketAddr, origin: &str) -> Answer {
+    let request = proto::ListGamesRequest {};
+    call(addr, "ListGames", BINARY, &request, &[("origin", origin)]).await
 }
 
 /// What came back: the HTTP status and headers, the messages, and the gRPC
@@ -367,14 +367,7 @@ async fn cors_allows_the_configured_origins_and_no_other() {
     ] {
         assert!(allowed.contains(name), "{name} not in {allowed}");
     }
-    let games = call(
-        addr,
-        "ListGames",
-        BINARY,
-        &proto::ListGamesRequest {},
-        &[("origin", ORIGIN)],
-    )
-    .await;
+    let games = list_games_from(addr, ORIGIN).await;
     assert_eq!(games.grpc_status.as_deref(), Some("0"));
     assert_eq!(games.headers["access-control-allow-origin"], ORIGIN);
     let exposed = games.headers["access-control-expose-headers"]
@@ -398,14 +391,7 @@ async fn cors_allows_the_configured_origins_and_no_other() {
         !headers.contains_key("access-control-allow-origin"),
         "{headers:?}"
     );
-    let games = call(
-        addr,
-        "ListGames",
-        BINARY,
-        &proto::ListGamesRequest {},
-        &[("origin", ORIGIN)],
-    )
-    .await;
+    let games = list_games_from(addr, ORIGIN).await;
     assert_eq!(games.grpc_status.as_deref(), Some("0"));
     assert!(!games.headers.contains_key("access-control-allow-origin"));
 }

@@ -13,6 +13,9 @@ use caber_service::tonic_health::pb::health_check_response::ServingStatus;
 use caber_service::tonic_health::pb::health_client::HealthClient;
 use caber_service::tonic_health::pb::HealthCheckRequest;
 use caber_service::{Control, EngineService, ServerOptions, API_SERVICE};
+
+mod common;
+use common::serve_in_background;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tonic::transport::{Channel, ClientTlsConfig, Endpoint, ServerTlsConfig};
 use tonic::Code;
@@ -25,19 +28,6 @@ struct Started {
     service: EngineService,
     runner: SearchRunner,
     control: Control,
-}
-
-/// Serves `router` on 127.0.0.1:0 in the background; returns its address.
-async fn serve_in_background(router: caber_service::ApiRouter) -> std::net::SocketAddr {
-    let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    tokio::spawn(caber_service::serve(
-        router,
-        listener,
-        std::future::pending(),
-    ));
-    addr
 }
 
 /// A server with a pool of `threads` threads and `places` places.

@@ -11,17 +11,24 @@ pub type Client = GameEngineClient<Channel>;
 /// Serves `service` on 127.0.0.1:0 in the background; a client connected to it.
 #[allow(dead_code)] // not every test file serves in process
 pub async fn serve(service: EngineService) -> Client {
+    let addr = serve_in_background(caber_service::router(service)).await;
+    GameEngineClient::connect(format!("http://{addr}"))
+        .await
+        .unwrap()
+}
+
+/// Serves `router` on 127.0.0.1:0 in the background; returns its address.
+#[allow(dead_code)] // not every test file serves in process
+pub async fn serve_in_background(router: caber_service::ApiRouter) -> std::net::SocketAddr {
     let (listener, addr) = caber_service::bind("127.0.0.1:0".parse().unwrap())
         .await
         .unwrap();
     tokio::spawn(caber_service::serve(
-        caber_service::router(service),
+        router,
         listener,
         std::future::pending(),
     ));
-    GameEngineClient::connect(format!("http://{addr}"))
-        .await
-        .unwrap()
+    addr
 }
 
 /// The `INVALID_ARGUMENT` message of `LegalMoves` refusing `position`.
