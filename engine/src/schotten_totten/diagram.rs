@@ -164,6 +164,11 @@ pub fn view_diagram(v: &View, ansi: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schotten_totten::board::Side;
+
+    fn side(text: &str) -> Side {
+        Side::from_cards(&cards(text)).unwrap()
+    }
 
     fn cards(text: &str) -> Vec<Card> {
         text.split(' ').map(|c| Card::parse(c).unwrap()).collect()
@@ -172,14 +177,14 @@ mod tests {
     #[test]
     fn columns_stay_aligned_with_claims_marks_and_modes() {
         let mut b = Board::new(Variant::Tactics);
-        b.stones[0].sides = [cards("R3 R4 R5"), cards("G1 B2 K9")];
+        b.stones[0].sides = [side("R3 R4 R5"), side("G1 B2 K9")];
         b.stones[0].claimed = Some(Player::One);
         b.stones[0].first = Some(Player::Two);
-        b.stones[1].sides = [cards("Y9"), cards("P1 P2 P3 P4")];
+        b.stones[1].sides = [side("Y9"), side("P1 P2 P3 P4")];
         b.stones[1].mud = true;
         b.stones[1].blind = true;
         b.stones[1].claimed = Some(Player::Two);
-        b.stones[4].sides = [cards("JOKER"), Vec::new()];
+        b.stones[4].sides = [side("JOKER"), Side::new()];
         b.discard = cards("SPY");
         b.tactics_played = [1, 1];
         let expected = "\
@@ -200,7 +205,7 @@ legend: <N claimed by first, N> by second; * completed its side first; B Blind-M
         assert_eq!(board_diagram(&b, false), expected);
         // Classic: no combat modes, no tactic count.
         let mut b = Board::new(Variant::Classic);
-        b.stones[8].sides = [cards("B1"), cards("B2")];
+        b.stones[8].sides = [side("B1"), side("B2")];
         b.stones[8].claimed = Some(Player::Two);
         let d = board_diagram(&b, false);
         assert!(

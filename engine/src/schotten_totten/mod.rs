@@ -116,7 +116,7 @@ use std::ops::ControlFlow;
 
 use rand::Rng;
 
-pub use board::{Board, Deck, Phase, Stone};
+pub use board::{Board, Deck, Phase, Side, Stone};
 use board::{FIVE_STONES, THREE_ADJACENT};
 pub use cards::Card;
 pub use moves::{Action, Move};

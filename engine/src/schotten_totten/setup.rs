@@ -2,7 +2,7 @@
 //! player's view ([`ViewSetup`]), both validated, every problem listed. The
 //! text notation reads into these too, so there is one validation.
 
-use super::board::{Board, Phase, Stone};
+use super::board::{Board, Phase, Side, Stone};
 use super::cards::{Card, KINDS};
 use super::state::{board_cards, DeckCard, FullState, HandCard, View};
 use super::validate::{check_counts, check_hand_size, validate_board};
@@ -168,9 +168,27 @@ fn board(variant: Variant, t: &TableSetup, problems: &mut Vec<String>) -> Board 
     if t.stones.len() != 9 {
         problems.push(format!("stones: {} given, 9 expected", t.stones.len()));
     }
-    for (stone, given) in b.stones.iter_mut().zip(&t.stones) {
+    for (i, (stone, given)) in b.stones.iter_mut().zip(&t.stones).enumerate() {
+        // A side longer than a stone holds keeps what it may hold (the
+        // rest is reported here, as the board's validation words it).
+        let required = Stone {
+            mud: given.mud,
+            ..Stone::default()
+        }
+        .required();
+        let sides = [0, 1].map(|p| {
+            let cards = &given.sides[p];
+            if cards.len() > required {
+                problems.push(format!(
+                    "stone {}: {} cards on one side, at most {required}",
+                    i + 1,
+                    cards.len()
+                ));
+            }
+            Side::from_cards(&cards[..cards.len().min(required)]).unwrap_or_default()
+        });
         *stone = Stone {
-            sides: given.sides.clone(),
+            sides,
             blind: given.blind,
             mud: given.mud,
             claimed: given.claimed,
@@ -192,7 +210,7 @@ fn table_setup(b: &Board) -> TableSetup {
             .stones
             .iter()
             .map(|st| StoneSetup {
-                sides: st.sides.clone(),
+                sides: st.sides.map(|s| s.to_vec()),
                 completed_first: st.first,
                 blind: st.blind,
                 mud: st.mud,

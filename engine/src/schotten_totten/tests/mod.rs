@@ -14,7 +14,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::board::{Deck, Phase};
+use super::board::{Deck, Phase, Side};
 use super::cards::Card;
 use super::formation::{max_strength, strength, Pool};
 use super::moves::{Action, Move};

@@ -48,12 +48,32 @@ fn impossible_positions_are_rejected() {
     assert!(p.iter().any(|p| p.contains("G3 appears 0 times")), "{p:?}");
     // Four cards on a side without Mud Fight.
     let mut four = s.clone();
-    four.board.stones[2].sides[0] = cards("R1 R2 R3 R4");
+    four.board.stones[2].sides[0] = Side::from_cards(&cards("R1 R2 R3 R4")).unwrap();
     for k in cards("R1 R2 R3 R4") {
         take(&mut four, k);
     }
     let p = problems(Variant::Tactics, &four.to_notation());
     assert!(p.iter().any(|p| p.contains("4 cards on one side")), "{p:?}");
+    // More than any side holds (a side keeps four cards at most): refused
+    // with the count given, the other problems still listed.
+    let five = good.replace("st:G1,G2,G3", "st:G1,G2,G3,G4,G5");
+    let p = problems(Variant::Tactics, &five);
+    assert!(
+        p.iter()
+            .any(|p| p.contains("stone 1: 5 cards on one side, at most 3")),
+        "{p:?}"
+    );
+    // Stone 1 under Mud Fight with six cards on first's side.
+    let (head, rest) = good.split_once("st:").unwrap();
+    let (stone, tail) = rest.split_once('/').unwrap();
+    let parts: Vec<&str> = stone.split(':').collect();
+    let stone = format!("G1,G2,G3,G4,G5,G6:M:{}:{}", parts[2], parts[3]);
+    let p = problems(Variant::Tactics, &format!("{head}st:{stone}/{tail}"));
+    assert!(
+        p.iter()
+            .any(|p| p.contains("stone 1: 6 cards on one side, at most 4")),
+        "{p:?}"
+    );
     // Two Jokers on one side (also: more elites than tactic cards played).
     let mut jj = s.clone();
     take(&mut jj, Card::JOKER);

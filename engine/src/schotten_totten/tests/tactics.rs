@@ -120,17 +120,17 @@ fn strategist_banshee_traitor() {
 
     let a = play(s.clone(), "p:STRATEGIST:G5@3>5/d:clan");
     assert!(a.board().stones[2].sides[0].is_empty());
-    assert_eq!(a.board().stones[4].sides[0], vec![c("G5")]);
+    assert_eq!(*a.board().stones[4].sides[0], [c("G5")]);
     assert_eq!(a.board().discard, vec![Card::STRATEGIST]);
     assert_eq!(a.board().tactics_played, [1, 1]);
     let a = play(s.clone(), "p:STRATEGIST:G5@3>x/d:clan");
     assert_eq!(a.board().discard, vec![Card::STRATEGIST, c("G5")]);
     let b = play(s.clone(), "p:BANSHEE:R2@4/d:clan");
-    assert_eq!(b.board().stones[3].sides[1], vec![Card::SPY]);
+    assert_eq!(*b.board().stones[3].sides[1], [Card::SPY]);
     assert_eq!(b.board().discard, vec![Card::BANSHEE, c("R2")]);
     let t = play(s.clone(), "p:TRAITOR:R2@4>6/d:clan");
-    assert_eq!(t.board().stones[3].sides[1], vec![Card::SPY]);
-    assert_eq!(t.board().stones[5].sides[0], vec![c("R2")]);
+    assert_eq!(*t.board().stones[3].sides[1], [Card::SPY]);
+    assert_eq!(*t.board().stones[5].sides[0], [c("R2")]);
     assert_eq!(t.board().discard, vec![Card::TRAITOR]);
     valid(&t);
 }
