@@ -1,7 +1,8 @@
-//! The analysis board (`caberd --web`): the page's three files, built once
-//! from `service/web/` and embedded in the binary, answered to `GET` (and
-//! `HEAD`) at `/`, `/index.html`, `/app.js` and `/app.css`. Every other
-//! request goes on to gRPC; without `--web` this layer is not there at all.
+//! The analysis board (`caberd --web`): the page's three files (its HTML as
+//! written, its script and style built once from `service/web/`) embedded
+//! in the binary, answered to `GET` (and `HEAD`) at `/`, `/index.html`,
+//! `/app.js` and `/app.css`. Every other request goes on to gRPC; without
+//! `--web` this layer is not there at all.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -22,7 +23,7 @@ struct File {
 }
 
 const INDEX: File = File {
-    content: include_bytes!("../../web/dist/index.html"),
+    content: include_bytes!("../../web/src/index.html"),
     content_type: "text/html; charset=utf-8",
 };
 const SCRIPT: File = File {
