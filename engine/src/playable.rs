@@ -117,18 +117,29 @@ pub trait Playable: Clone + fmt::Debug + Send + Sync + 'static {
     /// the client surface (legal moves, then the position after one); the
     /// perfect-information games override it with their fast path.
     fn random_games(&self, budget: Duration, seed: u64, stop: &AtomicBool) -> Playouts {
-        let mut moves = Vec::new();
-        Playouts::timed(budget, seed, stop, |rng| {
-            let (mut pos, mut plies) = (self.clone(), 0);
-            loop {
-                moves.clear();
-                pos.legal_moves(&mut moves);
-                if moves.is_empty() || pos.outcome().is_some() {
-                    return plies;
-                }
-                pos = pos.after(&moves[rng.random_range(0..moves.len())]);
-                plies += 1;
-            }
-        })
+        listed_random_games(self, budget, seed, stop)
     }
+}
+
+/// [`Playable::random_games`] through the client surface: the legal moves
+/// listed, one drawn, the position after it.
+pub fn listed_random_games<P: Playable>(
+    root: &P,
+    budget: Duration,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Playouts {
+    let mut moves = Vec::new();
+    Playouts::timed(budget, seed, stop, |rng| {
+        let (mut pos, mut plies) = (root.clone(), 0);
+        loop {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() || pos.outcome().is_some() {
+                return plies;
+            }
+            pos = pos.after(&moves[rng.random_range(0..moves.len())]);
+            plies += 1;
+        }
+    })
 }

@@ -2,7 +2,7 @@
 //! and whose turn it is. Both the referee's full state and a player's view hold one.
 
 use super::cards::Card;
-use super::formation::{proof, strength, Pool};
+use super::formation::{proof, strength, Bounds, Pool, Strength};
 use super::Variant;
 use crate::{Outcome, Player};
 
@@ -142,6 +142,18 @@ impl std::fmt::Debug for Side {
     }
 }
 
+/// Where a player's claim on a stone stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Claim {
+    /// Claimed already, the side incomplete, or lost to a complete side.
+    Closed,
+    /// The stone may be claimed now.
+    Proved,
+    /// The side (of this strength) is complete and the opponent's is not,
+    /// but the unseen cards could still beat it: fewer unseen cards may prove it.
+    Unproved(Strength),
+}
+
 /// A boundary stone and the cards on both sides of it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Stone {
@@ -214,18 +226,59 @@ impl Stone {
 
     /// Whether `p` may claim this stone, `pool` being the unseen cards.
     pub fn claimable(&self, p: Player, pool: &Pool) -> bool {
+        self.claim(p, pool) == Claim::Proved
+    }
+
+    /// Where `p`'s claim on this stone stands, `pool` being the unseen cards.
+    pub(crate) fn claim(&self, p: Player, pool: &Pool) -> Claim {
+        self.claim_by(p, |mine| self.proved(p, mine, pool))
+    }
+
+    /// [`Stone::claim`] with the proof against the opponent's incomplete
+    /// side given: whether `p`'s complete side of that strength is safe.
+    pub(crate) fn claim_by(&self, p: Player, proved: impl FnOnce(Strength) -> bool) -> Claim {
         if self.claimed.is_some() || !self.complete(p) {
-            return false;
+            return Claim::Closed;
         }
-        let n = self.required();
         let mine = strength(&self.sides[p.index()], self.blind);
-        let theirs = &self.sides[p.opponent().index()];
         if self.complete(p.opponent()) {
-            let t = strength(theirs, self.blind);
-            mine > t || (mine == t && self.first == Some(p))
+            let t = strength(&self.sides[p.opponent().index()], self.blind);
+            if mine > t || (mine == t && self.first == Some(p)) {
+                Claim::Proved
+            } else {
+                Claim::Closed
+            }
+        } else if proved(mine) {
+            Claim::Proved
         } else {
-            proof(mine, theirs, n, self.blind, pool)
+            Claim::Unproved(mine)
         }
+    }
+
+    /// Whether `p`'s complete side of strength `mine` is proved safe from
+    /// the opponent's incomplete side with `pool` unseen.
+    pub(crate) fn proved(&self, p: Player, mine: Strength, pool: &Pool) -> bool {
+        let theirs = &self.sides[p.opponent().index()];
+        proof(mine, theirs, self.required(), self.blind, pool)
+    }
+
+    /// [`Stone::proved`] for a pool between the two of `bounds` (made for this
+    /// stone's opponent side of `p`).
+    pub(crate) fn proved_within(
+        &self,
+        p: Player,
+        mine: Strength,
+        pool: &Pool,
+        bounds: &Bounds,
+    ) -> bool {
+        let theirs = &self.sides[p.opponent().index()];
+        bounds.proof(mine, theirs, self.required(), self.blind, pool)
+    }
+
+    /// [`Bounds`] for `p`'s opponent's side between two pools.
+    pub(crate) fn bounds(&self, p: Player, larger: &Pool, smaller: &Pool) -> Bounds {
+        let theirs = &self.sides[p.opponent().index()];
+        Bounds::new(theirs, self.required(), self.blind, larger, smaller)
     }
 
     /// Puts a combat mode on the stone.
@@ -331,11 +384,14 @@ impl Board {
     /// The player holding five stones or three adjacent ones.
     pub fn winner(&self) -> Option<(Player, &'static str)> {
         for p in [Player::One, Player::Two] {
-            let mine: Vec<bool> = self.stones.iter().map(|s| s.claimed == Some(p)).collect();
-            if mine.iter().filter(|&&b| b).count() >= 5 {
+            // Bit i: stone i is p's.
+            let mine = (0..9)
+                .filter(|&i| self.stones[i].claimed == Some(p))
+                .fold(0u16, |m, i| m | 1 << i);
+            if mine.count_ones() >= 5 {
                 return Some((p, FIVE_STONES));
             }
-            if mine.windows(3).any(|w| w.iter().all(|&b| b)) {
+            if mine & mine >> 1 & mine >> 2 != 0 {
                 return Some((p, THREE_ADJACENT));
             }
         }

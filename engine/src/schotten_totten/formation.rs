@@ -339,7 +339,34 @@ fn of_a_kind(
 
 /// The strength of a complete side (elite troops at the owner's best).
 pub fn strength(side: &[Card], blind: bool) -> Strength {
+    if !blind && (3..=4).contains(&side.len()) && side.iter().all(|c| c.is_clan()) {
+        return clan_strength(side);
+    }
     max_strength(side, side.len(), blind, &Pool::default()).unwrap_or(0)
+}
+
+/// The strength of three or four clan cards, read off them directly.
+fn clan_strength(side: &[Card]) -> Strength {
+    let (mut ranks, mut colours, mut total) = (0u16, 0u8, 0u16);
+    let (mut low, mut high) = (9u8, 1u8);
+    for c in side {
+        let (colour, rank) = (c.id() / 9, c.id() % 9 + 1);
+        ranks |= 1 << rank;
+        colours |= 1 << colour;
+        total += u16::from(rank);
+        (low, high) = (low.min(rank), high.max(rank));
+    }
+    let n = side.len() as u32;
+    let run = ranks.count_ones() == n && u32::from(high - low) + 1 == n;
+    let one_colour = colours.count_ones() == 1;
+    let formation = match (run, one_colour) {
+        (true, true) => 4,
+        _ if ranks.count_ones() == 1 => 3,
+        (false, true) => 2,
+        (true, false) => 1,
+        _ => 0,
+    };
+    formation * 64 + total
 }
 
 /// Whether a side at `claimant` strength (complete, completed before the
@@ -347,6 +374,52 @@ pub fn strength(side: &[Card], blind: bool) -> Strength {
 /// beats it (a tie goes to the claimant).
 pub fn proof(claimant: Strength, opponent: &[Card], n: usize, blind: bool, pool: &Pool) -> bool {
     max_strength(opponent, n, blind, pool).is_none_or(|s| s <= claimant)
+}
+
+/// An incomplete side's best completions to `n` cards from two pools, one
+/// holding the other: bounds on its best from any pool between them, so that
+/// a proof against a pool between them mostly needs no search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bounds {
+    /// The best from the larger pool (`None`: it cannot be completed).
+    high: Option<Strength>,
+    /// The best from the smaller pool.
+    low: Option<Strength>,
+}
+
+impl Bounds {
+    /// Bounds for `side` between the pools `larger` and `smaller`.
+    pub(crate) fn new(
+        side: &[Card],
+        n: usize,
+        blind: bool,
+        larger: &Pool,
+        smaller: &Pool,
+    ) -> Bounds {
+        Bounds {
+            high: max_strength(side, n, blind, larger),
+            low: max_strength(side, n, blind, smaller),
+        }
+    }
+
+    /// [`proof`] of `claimant` against `side` (the side the bounds are
+    /// for) with `pool`, a pool between the two.
+    pub(crate) fn proof(
+        &self,
+        claimant: Strength,
+        side: &[Card],
+        n: usize,
+        blind: bool,
+        pool: &Pool,
+    ) -> bool {
+        if self.high.is_none_or(|s| s <= claimant) {
+            true
+        } else if self.low.is_some_and(|s| s > claimant) {
+            false
+        } else {
+            proof(claimant, side, n, blind, pool)
+        }
+    }
 }
 
 /// The name of a formation from a strength, for diagrams and messages.

@@ -324,6 +324,13 @@ impl Game for FullState {
         }
     }
 
+    /// Counts the moves by their groups (an action with every subset of
+    /// its claims and each draw) without listing them.
+    fn pick_move(&self, pick: impl FnOnce(usize) -> usize, _: &mut Vec<Move>) -> Option<Move> {
+        let hand = self.hand(self.board.to_move);
+        moves::pick_move(&self.board, &hand, self.deck_lens(), pick)
+    }
+
     fn play_unchecked(&self, mv: &Move) -> Self {
         self.apply(mv)
     }

@@ -3,9 +3,9 @@
 
 use std::ops::ControlFlow;
 
-use super::board::{Board, Deck, Phase};
-use super::cards::Card;
-use super::formation::Pool;
+use super::board::{Board, Claim, Deck, Phase};
+use super::cards::{Card, KINDS};
+use super::formation::{Bounds, Pool, Strength};
 use crate::Player;
 
 /// What the card of a turn does. Stones are 0-based here (1..9 in notation).
@@ -105,24 +105,54 @@ pub(crate) trait Hidden {
     fn deck_len(&self, deck: Deck) -> usize;
 }
 
-/// The draw choices at the end of a turn.
-pub(crate) fn draw_options(board: &Board, deck_len: [usize; 2]) -> Vec<Option<Deck>> {
-    if !board.variant.tactics() {
-        return vec![(deck_len[0] > 0).then_some(Deck::Clan)];
-    }
-    match (deck_len[0] > 0, deck_len[1] > 0) {
-        (true, true) => vec![Some(Deck::Clan), Some(Deck::Tactic)],
-        (true, false) => vec![Some(Deck::Clan)],
-        (false, true) => vec![Some(Deck::Tactic)],
-        (false, false) => vec![None],
+/// The draw choices at the end of a turn (one or two), read as a slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Draws {
+    options: [Option<Deck>; 2],
+    len: u8,
+}
+
+impl Draws {
+    fn one(deck: Option<Deck>) -> Draws {
+        Draws {
+            options: [deck, None],
+            len: 1,
+        }
     }
 }
 
-fn distinct(hand: &[Card]) -> Vec<Card> {
-    let mut v = hand.to_vec();
-    v.sort();
-    v.dedup();
-    v
+impl std::ops::Deref for Draws {
+    type Target = [Option<Deck>];
+
+    fn deref(&self) -> &[Option<Deck>] {
+        &self.options[..self.len as usize]
+    }
+}
+
+/// The draw choices at the end of a turn.
+pub(crate) fn draw_options(board: &Board, deck_len: [usize; 2]) -> Draws {
+    if !board.variant.tactics() {
+        return Draws::one((deck_len[0] > 0).then_some(Deck::Clan));
+    }
+    match (deck_len[0] > 0, deck_len[1] > 0) {
+        (true, true) => Draws {
+            options: [Some(Deck::Clan), Some(Deck::Tactic)],
+            len: 2,
+        },
+        (true, false) => Draws::one(Some(Deck::Clan)),
+        (false, true) => Draws::one(Some(Deck::Tactic)),
+        (false, false) => Draws::one(None),
+    }
+}
+
+/// The distinct cards of `cards`, in card order (no allocation).
+fn distinct(cards: &[Card]) -> impl Iterator<Item = Card> {
+    let mut set = cards.iter().fold(0u64, |set, c| set | 1 << c.id());
+    std::iter::from_fn(move || {
+        let id = set.trailing_zeros();
+        set &= set.wrapping_sub(1);
+        Card::from_id(id as u8)
+    })
 }
 
 /// Every card play available to the side to move with `hand` (phase Play).
@@ -232,7 +262,6 @@ pub(crate) fn actions(board: &Board, hand: &[Card], deck_len: [usize; 2]) -> Vec
         return plays;
     }
     let discards: Vec<Action> = distinct(hand)
-        .into_iter()
         .filter(|c| c.is_tactic())
         .map(|card| Action::Discard { card })
         .collect();
@@ -293,7 +322,7 @@ pub(crate) fn canonical(mut mv: Move) -> Move {
 }
 
 /// Whether an action ends with a draw.
-fn draws(action: &Action) -> bool {
+fn draws_after(action: &Action) -> bool {
     !matches!(
         action,
         Action::Recruiter { .. } | Action::Return { .. } | Action::Pass
@@ -401,7 +430,7 @@ pub(crate) fn apply<H: Hidden>(board: &mut Board, hidden: &mut H, mv: &Move) {
     if !expert {
         claim(board, mv.claims);
     }
-    if draws(&mv.action) {
+    if draws_after(&mv.action) {
         if let Some(d) = mv.draw {
             if hidden.deck_len(d) > 0 {
                 hidden.draw(me, d);
@@ -422,23 +451,58 @@ pub(crate) fn apply<H: Hidden>(board: &mut Board, hidden: &mut H, mv: &Move) {
 
 /// The stones claimable after each action of one position (non-expert:
 /// claims follow the card). A played card changes one stone and leaves the
-/// unseen pool; the claims on the stones it does not touch depend only on
-/// the card, so they are worked out once per card.
+/// unseen pool. A smaller pool only makes a proof easier, so the stones
+/// proved with the whole pool stay claimable whatever the card; the others
+/// the mover has completed are proved again per card, once. Every proof
+/// against the pool less one card of the hand is first tried against the
+/// bounds of the whole pool and the pool less the whole hand.
 pub(crate) struct ClaimsAfter<'a> {
     board: &'a Board,
     unseen: Pool,
-    /// Per card played: the claimable stones among those it leaves as they are.
-    untouched: Vec<(Card, u16)>,
+    /// `unseen` without the cards of the mover's hand.
+    unseen_less_hand: Pool,
+    /// Claimable whatever card is played (on the stones it leaves as they are).
+    sure: u16,
+    /// The mover's complete sides the whole pool does not prove: (stone, strength).
+    unproved: [(u8, Strength); 9],
+    /// How many of `unproved` are filled.
+    n_unproved: usize,
+    /// Per card id: the stones claimable among those it leaves as they are.
+    untouched: [Option<u16>; KINDS],
+    /// Per stone: the opponent's best completions, once worked out.
+    bounds: [Option<Bounds>; 9],
 }
 
 impl<'a> ClaimsAfter<'a> {
-    /// For the actions of `board`, whose unseen pool is `unseen`.
-    pub(crate) fn new(board: &'a Board, unseen: Pool) -> Self {
-        ClaimsAfter {
+    /// For the actions of `board`, whose unseen pool is `unseen`, by the
+    /// side to move holding `hand`.
+    pub(crate) fn new(board: &'a Board, unseen: Pool, hand: &[Card]) -> Self {
+        let me = board.to_move;
+        let mut unseen_less_hand = unseen;
+        for &c in hand {
+            unseen_less_hand.remove(c);
+        }
+        let mut claims = ClaimsAfter {
             board,
             unseen,
-            untouched: Vec::new(),
+            unseen_less_hand,
+            sure: 0,
+            unproved: [(0, 0); 9],
+            n_unproved: 0,
+            untouched: [None; KINDS],
+            bounds: [None; 9],
+        };
+        for (i, st) in board.stones.iter().enumerate() {
+            match st.claim(me, &unseen) {
+                Claim::Closed => {}
+                Claim::Proved => claims.sure |= 1 << i,
+                Claim::Unproved(mine) => {
+                    claims.unproved[claims.n_unproved] = (i as u8, mine);
+                    claims.n_unproved += 1;
+                }
+            }
         }
+        claims
     }
 
     /// The stones claimable after `action`.
@@ -447,27 +511,26 @@ impl<'a> ClaimsAfter<'a> {
         match *action {
             Action::Recruiter { .. } => 0,
             Action::Play { card, stone } => {
-                // The card leaves the unseen pool.
                 let mut pool = self.unseen;
                 pool.remove(card);
-                let untouched = match self.untouched.iter().find(|(c, _)| *c == card) {
-                    Some(&(_, claims)) => claims,
-                    None => {
-                        let claims = (0..9)
-                            .filter(|&i| self.board.stones[i].claimable(me, &pool))
-                            .fold(0, |m, i| m | 1 << i);
-                        self.untouched.push((card, claims));
-                        claims
-                    }
-                };
-                let mut changed = self.board.stones[stone as usize].clone();
-                if card.is_combat_mode() {
+                let untouched = self.untouched(card, &pool);
+                let st = &self.board.stones[stone as usize];
+                // Only a combat mode or a side's last card can make the stone claimable.
+                let changed = if card.is_combat_mode() {
+                    let mut changed = st.clone();
                     changed.add_mode(card);
-                } else {
+                    changed.claimable(me, &pool)
+                } else if st.sides[me.index()].len() + 1 >= st.required() {
+                    let bounds = self.bounds(stone);
+                    let mut changed = st.clone();
                     changed.add(me, card);
-                }
+                    changed.claim_by(me, |mine| st.proved_within(me, mine, &pool, &bounds))
+                        == Claim::Proved
+                } else {
+                    false
+                };
                 let bit = 1u16 << stone;
-                (untouched & !bit) | if changed.claimable(me, &pool) { bit } else { 0 }
+                (untouched & !bit) | if changed { bit } else { 0 }
             }
             _ => {
                 let mut after = self.board.clone();
@@ -475,6 +538,34 @@ impl<'a> ClaimsAfter<'a> {
                 after.claimable_set(me)
             }
         }
+    }
+
+    /// The claimable stones, `card` played and `pool` the unseen cards without it.
+    fn untouched(&mut self, card: Card, pool: &Pool) -> u16 {
+        if let Some(claims) = self.untouched[card.id() as usize] {
+            return claims;
+        }
+        let me = self.board.to_move;
+        let mut claims = self.sure;
+        if *pool != self.unseen {
+            for k in 0..self.n_unproved {
+                let (i, mine) = self.unproved[k];
+                let bounds = self.bounds(i);
+                if self.board.stones[i as usize].proved_within(me, mine, pool, &bounds) {
+                    claims |= 1 << i;
+                }
+            }
+        }
+        self.untouched[card.id() as usize] = Some(claims);
+        claims
+    }
+
+    /// The opponent's best completions on `stone` from the whole pool and
+    /// from the pool less the hand.
+    fn bounds(&mut self, stone: u8) -> Bounds {
+        let (me, st) = (self.board.to_move, &self.board.stones[stone as usize]);
+        *self.bounds[stone as usize]
+            .get_or_insert_with(|| st.bounds(me, &self.unseen, &self.unseen_less_hand))
     }
 }
 
@@ -485,39 +576,67 @@ pub(crate) fn with_claims(board: &Board, claims: u16) -> Board {
     b
 }
 
-/// Calls `f` with every legal move of the side to move holding `hand`.
-pub(crate) fn for_each_move(
+/// The moves of one action: `claims` with each subset of `free` (the
+/// largest first), each with each draw choice, in that order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Group {
+    claims: u16,
+    free: u16,
+    action: Action,
+    draws: Draws,
+}
+
+impl Group {
+    /// How many moves the group holds.
+    pub(crate) fn len(&self) -> usize {
+        (1 << self.free.count_ones()) * self.draws.len()
+    }
+
+    /// Its `n`th move (`n < len()`).
+    pub(crate) fn nth(&self, n: usize) -> Move {
+        let (sub, draw) = (n / self.draws.len(), n % self.draws.len());
+        // Subsets of `free` from the largest down: the `sub`th is the
+        // complement's rank spread over the bits of `free`.
+        let mut rank = (1usize << self.free.count_ones()) - 1 - sub;
+        let mut claims = self.claims;
+        let mut bits = self.free;
+        while bits != 0 {
+            let low = bits & bits.wrapping_neg();
+            if rank & 1 != 0 {
+                claims |= low;
+            }
+            rank >>= 1;
+            bits &= bits - 1;
+        }
+        Move {
+            claims,
+            action: self.action,
+            draw: self.draws[draw],
+        }
+    }
+}
+
+/// Calls `f` with every group of legal moves of the side to move holding
+/// `hand`, in the order [`for_each_move`] lists their moves.
+pub(crate) fn for_each_group(
     board: &Board,
     hand: &[Card],
     deck_len: [usize; 2],
-    f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+    mut f: impl FnMut(Group) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     if board.outcome().is_some() {
         return ControlFlow::Continue(());
     }
-    let emit = |claims: u16, action: Action, f: &mut dyn FnMut(Move) -> ControlFlow<()>| {
-        let draws_list = if draws(&action) {
-            draw_options(board, deck_len)
+    let draws = draw_options(board, deck_len);
+    let group = |claims: u16, free: u16, action: Action| Group {
+        claims,
+        free,
+        action,
+        draws: if draws_after(&action) {
+            draws
         } else {
-            vec![None]
-        };
-        for draw in draws_list {
-            f(Move {
-                claims,
-                action,
-                draw,
-            })?;
-        }
-        ControlFlow::Continue(())
-    };
-    let subsets = |set: u16| {
-        let mut out = vec![set];
-        let mut sub = set;
-        while sub != 0 {
-            sub = (sub - 1) & set;
-            out.push(sub);
-        }
-        out
+            Draws::one(None)
+        },
     };
     if board.variant.expert() {
         // Claims first, then the card on the table as claimed.
@@ -526,21 +645,66 @@ pub(crate) fn for_each_move(
         } else {
             board.claimable_set(board.to_move)
         };
-        for sub in subsets(pre) {
+        let mut sub = pre;
+        loop {
             let claimed = with_claims(board, sub);
             for action in actions(&claimed, hand, deck_len) {
-                emit(sub, action, f)?;
+                f(group(sub, 0, action))?;
             }
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & pre;
         }
     } else {
-        let mut claims = ClaimsAfter::new(board, board.unseen_pool());
+        let mut claims = ClaimsAfter::new(board, board.unseen_pool(), hand);
         for action in actions(board, hand, deck_len) {
-            for sub in subsets(claims.of(&action)) {
-                emit(sub, action, f)?;
-            }
+            f(group(0, claims.of(&action), action))?;
         }
     }
     ControlFlow::Continue(())
+}
+
+/// Calls `f` with every legal move of the side to move holding `hand`.
+pub(crate) fn for_each_move(
+    board: &Board,
+    hand: &[Card],
+    deck_len: [usize; 2],
+    f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for_each_group(board, hand, deck_len, |g| {
+        for n in 0..g.len() {
+            f(g.nth(n))?;
+        }
+        ControlFlow::Continue(())
+    })
+}
+
+/// The legal move at index `pick(n)` of the `n` [`for_each_move`] lists
+/// (`None` when there is none), counted by groups, not listed one by one.
+pub(crate) fn pick_move(
+    board: &Board,
+    hand: &[Card],
+    deck_len: [usize; 2],
+    pick: impl FnOnce(usize) -> usize,
+) -> Option<Move> {
+    let mut groups = Vec::with_capacity(64);
+    let _ = for_each_group(board, hand, deck_len, |g| {
+        groups.push(g);
+        ControlFlow::Continue(())
+    });
+    let total = groups.iter().map(Group::len).sum::<usize>();
+    if total == 0 {
+        return None;
+    }
+    let mut n = pick(total);
+    for g in groups {
+        if n < g.len() {
+            return Some(g.nth(n));
+        }
+        n -= g.len();
+    }
+    None
 }
 
 /// The moves that claim everything they can, one per action (of `claimed`,
@@ -575,7 +739,7 @@ pub(crate) fn full_claim_move(
     } else {
         claims_after.of(&action)
     };
-    let draw = if draws(&action) {
+    let draw = if draws_after(&action) {
         let opts = draw_options(board, deck_len);
         if opts.contains(&Some(prefer)) {
             Some(prefer)

@@ -34,7 +34,7 @@ pub fn greedy_player(view: &View) -> Option<Move> {
     let me = board.to_move;
     let decks = view_decks(view);
     let pool = board.unseen_pool();
-    let mut claims = moves::ClaimsAfter::new(board, pool);
+    let mut claims = moves::ClaimsAfter::new(board, pool, view.hand());
     let mut best: Option<(i64, Move)> = None;
     let (pre, actions) = moves::claim_all_actions(board, view.hand(), decks);
     for action in actions {

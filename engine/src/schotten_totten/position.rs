@@ -2,6 +2,7 @@
 //! either to the engine; both are searched from the side to move's knowledge.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use super::search;
 use super::svg;
@@ -11,6 +12,7 @@ use crate::game::{variant_name, Game, MoveError, NotationError, Outcome, Player}
 use crate::information::InformationSet;
 use crate::playable::{Applied, PerftError, Playable};
 use crate::played::{Notation, Played};
+use crate::playouts::Playouts;
 use crate::search::{Info, Limits, Line, Score, Searchable, Searcher, SearcherInfo};
 
 /// A Schotten Totten position as a client gives it.
@@ -210,6 +212,18 @@ impl Playable for Position {
         match self {
             Position::Full(s) => s.to_notation(),
             Position::View(v) => v.to_notation(),
+        }
+    }
+
+    /// A full state's games by the referee's fast path (moves counted by
+    /// groups, drawn by index, played in place); a view's through the
+    /// client surface (it ends when the viewer's opponent is to move).
+    fn random_games(&self, budget: Duration, seed: u64, stop: &AtomicBool) -> Playouts {
+        match self {
+            Position::Full(s) => {
+                crate::played::random_games(&Played::new(s.clone()), budget, seed, stop)
+            }
+            Position::View(_) => crate::playable::listed_random_games(self, budget, seed, stop),
         }
     }
 

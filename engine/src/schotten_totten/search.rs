@@ -33,7 +33,7 @@ use crate::search::Limits;
 /// The search's candidate moves: each action claiming all it can and
 /// drawing from the clan deck while it has cards.
 fn candidates(board: &Board, hand: &[Card], deck_len: [usize; 2]) -> Vec<Move> {
-    let mut claims = ClaimsAfter::new(board, board.unseen_pool());
+    let mut claims = ClaimsAfter::new(board, board.unseen_pool(), hand);
     let (pre, actions) = moves::claim_all_actions(board, hand, deck_len);
     actions
         .into_iter()
@@ -65,7 +65,7 @@ pub(crate) fn random_move(
     };
     Some(moves::full_claim_move(
         board,
-        &mut ClaimsAfter::new(board, board.unseen_pool()),
+        &mut ClaimsAfter::new(board, board.unseen_pool(), hand),
         pre,
         action,
         deck_len,
@@ -174,7 +174,7 @@ fn rollout_move(
     };
     Some(moves::full_claim_move(
         board,
-        &mut ClaimsAfter::new(board, scorer.pool),
+        &mut ClaimsAfter::new(board, scorer.pool, hand),
         pre,
         action,
         deck_len,

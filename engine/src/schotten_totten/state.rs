@@ -278,12 +278,12 @@ impl FullState {
 
     pub(crate) fn for_each(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
         let hand = self.hand(self.board.to_move);
-        moves::for_each_move(
-            &self.board,
-            &hand,
-            [self.decks[0].len(), self.decks[1].len()],
-            f,
-        )
+        moves::for_each_move(&self.board, &hand, self.deck_lens(), f)
+    }
+
+    /// The sizes of the clan and the tactic deck.
+    pub(crate) fn deck_lens(&self) -> [usize; 2] {
+        [self.decks[0].len(), self.decks[1].len()]
     }
 
     pub(crate) fn apply(&self, mv: &Move) -> FullState {

@@ -207,6 +207,12 @@ proptest::proptest! {
             fast.sort_by_key(key);
             slow.sort_by_key(key);
             proptest::prop_assert_eq!(&fast, &slow, "in {}", s.to_notation());
+            // A random playout's move at each index is the listed move there.
+            let listed = all_moves(&s);
+            for (i, m) in listed.iter().enumerate() {
+                let picked = Game::pick_move(&s, |n| { assert_eq!(n, listed.len()); i }, &mut Vec::new());
+                proptest::prop_assert_eq!(picked, Some(*m), "move {} in {}", i, s.to_notation());
+            }
             let m = *fast.choose(&mut rng).expect("a move");
             s = s.play_unchecked(&m);
         }
