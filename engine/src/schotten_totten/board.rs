@@ -3,6 +3,7 @@
 
 use super::cards::Card;
 use super::formation::{proof, strength, Bounds, Pool, Strength};
+use super::inline::Inline;
 use super::Variant;
 use crate::{Outcome, Player};
 
@@ -55,92 +56,8 @@ pub enum Phase {
 pub const MAX_SIDE: usize = 4;
 
 /// One side of a stone: at most [`MAX_SIDE`] cards in the order played,
-/// held inline, so that copying a state allocates nothing for its stones (a
-/// random playout copies the state every ply). Reads as a slice.
-#[derive(Clone, Copy)]
-pub struct Side {
-    len: u8,
-    cards: [Card; MAX_SIDE],
-}
-
-impl Side {
-    /// No card.
-    pub const fn new() -> Side {
-        Side {
-            len: 0,
-            cards: [Card::JOKER; MAX_SIDE],
-        }
-    }
-
-    /// A side of `cards`, if they are at most [`MAX_SIDE`].
-    pub fn from_cards(cards: &[Card]) -> Option<Side> {
-        let mut side = Side::new();
-        side.cards.get_mut(..cards.len())?.copy_from_slice(cards);
-        side.len = cards.len() as u8;
-        Some(side)
-    }
-
-    /// Adds a card; the rules never play one on a full side.
-    pub(crate) fn push(&mut self, card: Card) {
-        assert!(
-            self.len() < MAX_SIDE,
-            "a side holds at most {MAX_SIDE} cards"
-        );
-        self.cards[self.len()] = card;
-        self.len += 1;
-    }
-
-    /// Takes out the card at `i`, the later ones moving up.
-    pub(crate) fn remove(&mut self, i: usize) -> Card {
-        let (card, len) = (self[i], self.len());
-        self.cards.copy_within(i + 1..len, i);
-        self.len -= 1;
-        card
-    }
-}
-
-impl Default for Side {
-    fn default() -> Self {
-        Side::new()
-    }
-}
-
-impl std::ops::Deref for Side {
-    type Target = [Card];
-
-    fn deref(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
-    }
-}
-
-impl<'a> IntoIterator for &'a Side {
-    type Item = &'a Card;
-    type IntoIter = std::slice::Iter<'a, Card>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl PartialEq for Side {
-    fn eq(&self, other: &Side) -> bool {
-        **self == **other
-    }
-}
-
-impl Eq for Side {}
-
-impl std::hash::Hash for Side {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (**self).hash(state);
-    }
-}
-
-impl std::fmt::Debug for Side {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
+/// held inline.
+pub type Side = Inline<Card, MAX_SIDE>;
 
 /// Where a player's claim on a stone stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -150,3 +150,7 @@ impl fmt::Display for Card {
         }
     }
 }
+
+impl super::inline::Blank for Card {
+    const BLANK: Card = Card::JOKER;
+}

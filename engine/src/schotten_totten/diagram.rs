@@ -167,7 +167,7 @@ mod tests {
     use crate::schotten_totten::board::Side;
 
     fn side(text: &str) -> Side {
-        Side::from_cards(&cards(text)).unwrap()
+        Side::from_slice(&cards(text)).unwrap()
     }
 
     fn cards(text: &str) -> Vec<Card> {

@@ -95,6 +95,7 @@ pub mod board;
 pub mod cards;
 pub mod diagram;
 pub mod formation;
+pub mod inline;
 mod leaf;
 pub mod move_notation;
 pub mod moves;
@@ -327,7 +328,7 @@ impl Game for FullState {
     /// Counts the moves by their groups (an action with every subset of
     /// its claims and each draw) without listing them.
     fn pick_move(&self, pick: impl FnOnce(usize) -> usize, _: &mut Vec<Move>) -> Option<Move> {
-        let hand = self.hand(self.board.to_move);
+        let hand = self.held(self.board.to_move);
         moves::pick_move(&self.board, &hand, self.deck_lens(), pick)
     }
 

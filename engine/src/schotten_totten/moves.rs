@@ -159,7 +159,7 @@ fn distinct(cards: &[Card]) -> impl Iterator<Item = Card> {
 pub(crate) fn play_actions(board: &Board, hand: &[Card], deck_len: [usize; 2]) -> Vec<Action> {
     let me = board.to_move;
     let opp = me.opponent();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(64);
     let tactic_ok = board.may_play_tactic(me);
     let open = |i: usize| board.stones[i].claimed.is_none();
     for card in distinct(hand) {
@@ -511,16 +511,23 @@ impl<'a> ClaimsAfter<'a> {
         match *action {
             Action::Recruiter { .. } => 0,
             Action::Play { card, stone } => {
+                let st = &self.board.stones[stone as usize];
+                let cached = self.untouched[card.id() as usize];
+                // Only a combat mode or a side's last card can make the stone claimable.
+                let completes =
+                    card.is_combat_mode() || st.sides[me.index()].len() + 1 >= st.required();
+                let bit = 1u16 << stone;
+                if let (Some(untouched), false) = (cached, completes) {
+                    return untouched & !bit;
+                }
                 let mut pool = self.unseen;
                 pool.remove(card);
                 let untouched = self.untouched(card, &pool);
-                let st = &self.board.stones[stone as usize];
-                // Only a combat mode or a side's last card can make the stone claimable.
                 let changed = if card.is_combat_mode() {
                     let mut changed = st.clone();
                     changed.add_mode(card);
                     changed.claimable(me, &pool)
-                } else if st.sides[me.index()].len() + 1 >= st.required() {
+                } else if completes {
                     let bounds = self.bounds(stone);
                     let mut changed = st.clone();
                     changed.add(me, card);
@@ -529,7 +536,6 @@ impl<'a> ClaimsAfter<'a> {
                 } else {
                     false
                 };
-                let bit = 1u16 << stone;
                 (untouched & !bit) | if changed { bit } else { 0 }
             }
             _ => {
@@ -577,23 +583,38 @@ pub(crate) fn with_claims(board: &Board, claims: u16) -> Board {
 }
 
 /// The moves of one action: `claims` with each subset of `free` (the
-/// largest first), each with each draw choice, in that order.
+/// largest first), each with each draw choice, in that order. A card played
+/// on several stones with the same claims is one group: its action is played
+/// on each stone of `stones` in turn (`0`: the action as it is).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Group {
     claims: u16,
     free: u16,
     action: Action,
+    stones: u16,
     draws: Draws,
 }
 
 impl Group {
     /// How many moves the group holds.
     pub(crate) fn len(&self) -> usize {
+        self.stones.count_ones().max(1) as usize * self.per_action()
+    }
+
+    /// The moves of one action (claims and draws).
+    fn per_action(&self) -> usize {
         (1 << self.free.count_ones()) * self.draws.len()
     }
 
     /// Its `n`th move (`n < len()`).
     pub(crate) fn nth(&self, n: usize) -> Move {
+        let (which, n) = (n / self.per_action(), n % self.per_action());
+        let mut action = self.action;
+        if let Action::Play { stone, .. } = &mut action {
+            if self.stones != 0 {
+                *stone = nth_bit(self.stones, which);
+            }
+        }
         let (sub, draw) = (n / self.draws.len(), n % self.draws.len());
         // Subsets of `free` from the largest down: the `sub`th is the
         // complement's rank spread over the bits of `free`.
@@ -610,10 +631,38 @@ impl Group {
         }
         Move {
             claims,
-            action: self.action,
+            action,
             draw: self.draws[draw],
         }
     }
+
+    /// Takes in the play of the same card on `stone` (after the group's
+    /// stones) with the same claims, if this group plays a card.
+    fn merge(&mut self, action: &Action, free: u16) -> bool {
+        let (
+            Action::Play { card, stone },
+            Action::Play {
+                card: next,
+                stone: to,
+            },
+        ) = (self.action, *action)
+        else {
+            return false;
+        };
+        if card != next || free != self.free {
+            return false;
+        }
+        self.stones |= 1 << stone | 1 << to;
+        true
+    }
+}
+
+/// The index of the `n`th set bit of `bits`, lowest first.
+fn nth_bit(mut bits: u16, n: usize) -> u8 {
+    for _ in 0..n {
+        bits &= bits - 1;
+    }
+    bits.trailing_zeros() as u8
 }
 
 /// Calls `f` with every group of legal moves of the side to move holding
@@ -632,6 +681,7 @@ pub(crate) fn for_each_group(
         claims,
         free,
         action,
+        stones: 0,
         draws: if draws_after(&action) {
             draws
         } else {
@@ -658,8 +708,18 @@ pub(crate) fn for_each_group(
         }
     } else {
         let mut claims = ClaimsAfter::new(board, board.unseen_pool(), hand);
+        let mut pending: Option<Group> = None;
         for action in actions(board, hand, deck_len) {
-            f(group(0, claims.of(&action), action))?;
+            let free = claims.of(&action);
+            if pending.as_mut().is_some_and(|g| g.merge(&action, free)) {
+                continue;
+            }
+            if let Some(g) = pending.replace(group(0, free, action)) {
+                f(g)?;
+            }
+        }
+        if let Some(g) = pending {
+            f(g)?;
         }
     }
     ControlFlow::Continue(())

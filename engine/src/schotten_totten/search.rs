@@ -44,7 +44,7 @@ fn candidates(board: &Board, hand: &[Card], deck_len: [usize; 2]) -> Vec<Move> {
 fn full_candidates(s: &FullState) -> Vec<Move> {
     candidates(
         s.board(),
-        &s.hand(s.board().to_move),
+        &s.held(s.board().to_move),
         [s.deck_len(Deck::Clan), s.deck_len(Deck::Tactic)],
     )
 }
@@ -205,7 +205,7 @@ impl ismcts::Policy<View> for Policy {
     }
 
     fn rollout_move(&self, state: &FullState, rng: &mut ChaCha8Rng) -> Option<Move> {
-        let hand = state.hand(state.board().to_move);
+        let hand = state.held(state.board().to_move);
         let decks = [state.deck_len(Deck::Clan), state.deck_len(Deck::Tactic)];
         rollout_move(state.board(), &hand, decks, rng)
     }

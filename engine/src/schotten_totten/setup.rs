@@ -4,7 +4,7 @@
 
 use super::board::{Board, Phase, Side, Stone};
 use super::cards::{Card, KINDS};
-use super::state::{board_cards, DeckCard, FullState, HandCard, View};
+use super::state::{board_cards, DeckCard, DeckCards, FullState, Hand, HandCard, View, MAX_DECK};
 use super::validate::{check_counts, check_hand_size, validate_board};
 use super::Variant;
 use crate::{Player, SetupError};
@@ -185,7 +185,7 @@ fn board(variant: Variant, t: &TableSetup, problems: &mut Vec<String>) -> Board 
                     cards.len()
                 ));
             }
-            Side::from_cards(&cards[..cards.len().min(required)]).unwrap_or_default()
+            Side::from_slice(&cards[..cards.len().min(required)]).unwrap_or_default()
         });
         *stone = Stone {
             sides,
@@ -235,8 +235,8 @@ impl FullState {
     pub fn setup(&self) -> Setup {
         Setup {
             table: table_setup(&self.board),
-            hands: self.hands.clone(),
-            decks: self.decks.clone(),
+            hands: self.hands.each_ref().map(|h| h.to_vec()),
+            decks: self.decks.each_ref().map(|d| d.to_vec()),
         }
     }
 }
@@ -255,19 +255,30 @@ pub(crate) fn full_state(variant: Variant, setup: &Setup, problems: &mut Vec<Str
             }
         }
     }
-    let mut hands = setup.hands.clone();
-    for h in &mut hands {
+    let hands = setup.hands.each_ref().map(|h| {
+        let mut h = Hand::truncated(h).0;
         h.sort();
+        h
+    });
+    for (d, deck) in setup.decks.iter().enumerate() {
+        if deck.len() > MAX_DECK {
+            problems.push(format!(
+                "{}: {} cards, at most {MAX_DECK}",
+                deck_name(d),
+                deck.len()
+            ));
+        }
     }
     let s = FullState {
         board,
         hands,
-        decks: setup.decks.clone(),
+        decks: setup.decks.each_ref().map(|d| DeckCards::truncated(d).0),
     };
     check_counts(variant, &s.card_counts(), true, problems);
     validate_board(&s.board, problems);
     for p in [Player::One, Player::Two] {
-        check_hand_size(&s.board, p, s.hands[p.index()].len(), problems);
+        // The given hand's size: the state holds at most MAX_HAND cards.
+        check_hand_size(&s.board, p, setup.hands[p.index()].len(), problems);
     }
     s
 }

@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::board::{Board, Deck};
 use super::cards::{Card, KINDS};
+use super::inline::{Blank, Inline};
 use super::moves::{self, Hidden, Move};
 use super::Variant;
 use crate::{MoveError, Outcome, PlayError, Player};
@@ -47,15 +48,42 @@ impl DeckCard {
     }
 }
 
+impl Blank for HandCard {
+    const BLANK: HandCard = HandCard {
+        card: Card::JOKER,
+        known_to_opponent: false,
+    };
+}
+
+impl Blank for DeckCard {
+    const BLANK: DeckCard = DeckCard {
+        card: Card::JOKER,
+        known: 0,
+    };
+}
+
+/// The most cards a hand holds: seven in the tactic variants, two more
+/// while returning after Recruiter.
+pub const MAX_HAND: usize = 9;
+
+/// The most cards a deck holds: the 54 clan cards.
+pub const MAX_DECK: usize = 54;
+
+/// A hand, held inline.
+pub type Hand = Inline<HandCard, MAX_HAND>;
+
+/// A deck, held inline.
+pub type DeckCards = Inline<DeckCard, MAX_DECK>;
+
 /// The referee's state: the table plus both hands and both decks in order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FullState {
     /// The public part.
     pub(crate) board: Board,
     /// Each player's hand, sorted.
-    pub(crate) hands: [Vec<HandCard>; 2],
+    pub(crate) hands: [Hand; 2],
     /// Clan deck and tactic deck, bottom first (the top is the last card).
-    pub(crate) decks: [Vec<DeckCard>; 2],
+    pub(crate) decks: [DeckCards; 2],
 }
 
 /// What one player knows: the table, their own hand, the opponent's hand size
@@ -85,6 +113,11 @@ fn insert_sorted<T: Ord>(v: &mut Vec<T>, x: T) {
     v.insert(i, x);
 }
 
+fn insert_sorted_inline<T: Ord + Blank, const N: usize>(v: &mut Inline<T, N>, x: T) {
+    let i = v.partition_point(|y| *y <= x);
+    v.insert(i, x);
+}
+
 impl Hidden for FullState {
     fn take(&mut self, p: Player, card: Card) {
         let hand = &mut self.hands[p.index()];
@@ -96,7 +129,7 @@ impl Hidden for FullState {
     fn draw(&mut self, p: Player, deck: Deck) {
         if let Some(dc) = self.decks[deck.index()].pop() {
             let known_to_opponent = dc.known & (1 << p.opponent().index()) != 0;
-            insert_sorted(
+            insert_sorted_inline(
                 &mut self.hands[p.index()],
                 HandCard {
                     card: dc.card,
@@ -189,18 +222,17 @@ impl FullState {
             }
             tactic.shuffle(&mut rng);
         }
+        let deck = |cards: Vec<Card>| {
+            let cards: Vec<DeckCard> = cards
+                .into_iter()
+                .map(|card| DeckCard { card, known: 0 })
+                .collect();
+            DeckCards::truncated(&cards).0
+        };
         let mut s = FullState {
             board: Board::new(variant),
-            hands: [Vec::new(), Vec::new()],
-            decks: [
-                clan.into_iter()
-                    .map(|card| DeckCard { card, known: 0 })
-                    .collect(),
-                tactic
-                    .into_iter()
-                    .map(|card| DeckCard { card, known: 0 })
-                    .collect(),
-            ],
+            hands: [Hand::new(), Hand::new()],
+            decks: [deck(clan), deck(tactic)],
         };
         for p in [Player::One, Player::Two] {
             for _ in 0..variant.hand_size() {
@@ -217,7 +249,16 @@ impl FullState {
 
     /// A player's hand (sorted).
     pub fn hand(&self, p: Player) -> Vec<Card> {
-        self.hands[p.index()].iter().map(|h| h.card).collect()
+        self.held(p).to_vec()
+    }
+
+    /// A player's hand (sorted), held inline.
+    pub(crate) fn held(&self, p: Player) -> Inline<Card, MAX_HAND> {
+        let mut cards = Inline::new();
+        for h in &self.hands[p.index()] {
+            cards.push(h.card);
+        }
+        cards
     }
 
     /// Cards left in a deck.
@@ -277,7 +318,7 @@ impl FullState {
     }
 
     pub(crate) fn for_each(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
-        let hand = self.hand(self.board.to_move);
+        let hand = self.held(self.board.to_move);
         moves::for_each_move(&self.board, &hand, self.deck_lens(), f)
     }
 
@@ -500,13 +541,13 @@ impl View {
         }
         own.sort();
         opp.sort();
-        let mut hands = [Vec::new(), Vec::new()];
-        hands[self.viewer.index()] = own;
-        hands[self.viewer.opponent().index()] = opp;
+        let mut hands = [Hand::new(), Hand::new()];
+        hands[self.viewer.index()] = Hand::truncated(&own).0;
+        hands[self.viewer.opponent().index()] = Hand::truncated(&opp).0;
         FullState {
             board: self.board.clone(),
             hands,
-            decks,
+            decks: decks.map(|d| DeckCards::truncated(&d).0),
         }
     }
 }

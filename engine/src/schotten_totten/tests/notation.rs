@@ -29,6 +29,53 @@ fn problems(variant: Variant, text: &str) -> Vec<String> {
     }
 }
 
+/// A hand or a deck longer than the state holds (it keeps nine and 54
+/// cards at most) is refused with its count given, not a crash.
+#[test]
+fn overlong_hands_and_decks_are_refused() {
+    assert!((0..3).all(|v| {
+        let variant = [Variant::Classic, Variant::Tactics, Variant::Expert][v];
+        variant.hand_size() + 2 <= st::state::MAX_HAND
+    }));
+    let start = FullState::start(Variant::Classic, 1).to_notation();
+    let deck = start
+        .split(" dc:")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let hand = start
+        .split(" h1:")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    // The whole clan deck in first's hand: 48 cards.
+    let big_hand = start
+        .replace(&format!("h1:{hand}"), &format!("h1:{hand},{deck}"))
+        .replace(&format!("dc:{deck}"), "dc:");
+    let p = problems(Variant::Classic, &big_hand);
+    assert!(
+        p.iter()
+            .any(|p| p.contains("player 1 holds 48 cards, at most 6")),
+        "{p:?}"
+    );
+    // Eighteen cards twice in the clan deck: 60 cards.
+    let twice: Vec<&str> = deck.split(',').take(18).collect();
+    let big_deck = start.replace(
+        &format!("dc:{deck}"),
+        &format!("dc:{deck},{}", twice.join(",")),
+    );
+    let p = problems(Variant::Classic, &big_deck);
+    assert!(
+        p.iter()
+            .any(|p| p.contains("clan deck: 60 cards, at most 54")),
+        "{p:?}"
+    );
+}
+
 #[test]
 fn impossible_positions_are_rejected() {
     let mut s = empty(Variant::Tactics);
@@ -48,7 +95,7 @@ fn impossible_positions_are_rejected() {
     assert!(p.iter().any(|p| p.contains("G3 appears 0 times")), "{p:?}");
     // Four cards on a side without Mud Fight.
     let mut four = s.clone();
-    four.board.stones[2].sides[0] = Side::from_cards(&cards("R1 R2 R3 R4")).unwrap();
+    four.board.stones[2].sides[0] = Side::from_slice(&cards("R1 R2 R3 R4")).unwrap();
     for k in cards("R1 R2 R3 R4") {
         take(&mut four, k);
     }
