@@ -179,23 +179,18 @@ impl Stone {
         proof(mine, theirs, self.required(), self.blind, pool)
     }
 
-    /// [`Stone::proved`] for a pool between the two of `bounds` (made for this
-    /// stone's opponent side of `p`).
+    /// [`Stone::proved`] for a pool between the two `pools`, with the
+    /// opponent side's `bounds` between them.
     pub(crate) fn proved_within(
         &self,
         p: Player,
         mine: Strength,
         pool: &Pool,
-        bounds: &Bounds,
+        bounds: &mut Bounds,
+        pools: (&Pool, &Pool),
     ) -> bool {
         let theirs = &self.sides[p.opponent().index()];
-        bounds.proof(mine, theirs, self.required(), self.blind, pool)
-    }
-
-    /// [`Bounds`] for `p`'s opponent's side between two pools.
-    pub(crate) fn bounds(&self, p: Player, larger: &Pool, smaller: &Pool) -> Bounds {
-        let theirs = &self.sides[p.opponent().index()];
-        Bounds::new(theirs, self.required(), self.blind, larger, smaller)
+        bounds.proof(mine, theirs, self.required(), self.blind, pool, pools)
     }
 
     /// Puts a combat mode on the stone.

@@ -377,48 +377,45 @@ pub fn proof(claimant: Strength, opponent: &[Card], n: usize, blind: bool, pool:
 }
 
 /// An incomplete side's best completions to `n` cards from two pools, one
-/// holding the other: bounds on its best from any pool between them, so that
-/// a proof against a pool between them mostly needs no search.
-#[derive(Clone, Copy, Debug)]
+/// holding the other, worked out when first needed: bounds on its best from
+/// any pool between them, so that a proof against such a pool mostly needs
+/// no search.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Bounds {
-    /// The best from the larger pool (`None`: it cannot be completed).
-    high: Option<Strength>,
+    /// The best from the larger pool (`Some(None)`: it cannot be completed).
+    high: Option<Option<Strength>>,
     /// The best from the smaller pool.
-    low: Option<Strength>,
+    low: Option<Option<Strength>>,
 }
 
 impl Bounds {
-    /// Bounds for `side` between the pools `larger` and `smaller`.
-    pub(crate) fn new(
-        side: &[Card],
-        n: usize,
-        blind: bool,
-        larger: &Pool,
-        smaller: &Pool,
-    ) -> Bounds {
-        Bounds {
-            high: max_strength(side, n, blind, larger),
-            low: max_strength(side, n, blind, smaller),
-        }
-    }
-
-    /// [`proof`] of `claimant` against `side` (the side the bounds are
-    /// for) with `pool`, a pool between the two.
+    /// [`proof`] of `claimant` against `side` with `pool`, a pool between
+    /// `larger` and `smaller` (the same side and pools every time).
+    #[allow(clippy::too_many_arguments)] // the proof's arguments and the two pools
     pub(crate) fn proof(
-        &self,
+        &mut self,
         claimant: Strength,
         side: &[Card],
         n: usize,
         blind: bool,
         pool: &Pool,
+        (larger, smaller): (&Pool, &Pool),
     ) -> bool {
-        if self.high.is_none_or(|s| s <= claimant) {
-            true
-        } else if self.low.is_some_and(|s| s > claimant) {
-            false
-        } else {
-            proof(claimant, side, n, blind, pool)
+        let high = *self
+            .high
+            .get_or_insert_with(|| max_strength(side, n, blind, larger));
+        if high.is_none_or(|s| s <= claimant) {
+            return true;
+        } else if pool == larger {
+            return false;
         }
+        let low = *self
+            .low
+            .get_or_insert_with(|| max_strength(side, n, blind, smaller));
+        if low.is_some_and(|s| s > claimant) {
+            return false;
+        }
+        proof(claimant, side, n, blind, pool)
     }
 }
 

@@ -470,7 +470,7 @@ pub(crate) struct ClaimsAfter<'a> {
     /// Per card id: the stones claimable among those it leaves as they are.
     untouched: [Option<u16>; KINDS],
     /// Per stone: the opponent's best completions, once worked out.
-    bounds: [Option<Bounds>; 9],
+    bounds: [Bounds; 9],
 }
 
 impl<'a> ClaimsAfter<'a> {
@@ -490,10 +490,14 @@ impl<'a> ClaimsAfter<'a> {
             unproved: [(0, 0); 9],
             n_unproved: 0,
             untouched: [None; KINDS],
-            bounds: [None; 9],
+            bounds: [Bounds::default(); 9],
         };
         for (i, st) in board.stones.iter().enumerate() {
-            match st.claim(me, &unseen) {
+            let bounds = &mut claims.bounds[i];
+            let pools = (&unseen, &unseen_less_hand);
+            match st.claim_by(me, |mine| {
+                st.proved_within(me, mine, &unseen, bounds, pools)
+            }) {
                 Claim::Closed => {}
                 Claim::Proved => claims.sure |= 1 << i,
                 Claim::Unproved(mine) => {
@@ -528,10 +532,11 @@ impl<'a> ClaimsAfter<'a> {
                     changed.add_mode(card);
                     changed.claimable(me, &pool)
                 } else if completes {
-                    let bounds = self.bounds(stone);
+                    let bounds = &mut self.bounds[stone as usize];
+                    let pools = (&self.unseen, &self.unseen_less_hand);
                     let mut changed = st.clone();
                     changed.add(me, card);
-                    changed.claim_by(me, |mine| st.proved_within(me, mine, &pool, &bounds))
+                    changed.claim_by(me, |mine| st.proved_within(me, mine, &pool, bounds, pools))
                         == Claim::Proved
                 } else {
                     false
@@ -556,22 +561,15 @@ impl<'a> ClaimsAfter<'a> {
         if *pool != self.unseen {
             for k in 0..self.n_unproved {
                 let (i, mine) = self.unproved[k];
-                let bounds = self.bounds(i);
-                if self.board.stones[i as usize].proved_within(me, mine, pool, &bounds) {
+                let bounds = &mut self.bounds[i as usize];
+                let pools = (&self.unseen, &self.unseen_less_hand);
+                if self.board.stones[i as usize].proved_within(me, mine, pool, bounds, pools) {
                     claims |= 1 << i;
                 }
             }
         }
         self.untouched[card.id() as usize] = Some(claims);
         claims
-    }
-
-    /// The opponent's best completions on `stone` from the whole pool and
-    /// from the pool less the hand.
-    fn bounds(&mut self, stone: u8) -> Bounds {
-        let (me, st) = (self.board.to_move, &self.board.stones[stone as usize]);
-        *self.bounds[stone as usize]
-            .get_or_insert_with(|| st.bounds(me, &self.unseen, &self.unseen_less_hand))
     }
 }
 
