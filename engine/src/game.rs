@@ -439,10 +439,11 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
 
     /// Whether this position is recorded in the repetition history when a
     /// move is played from it; `history_empty` says whether the history (since
-    /// its last reset) holds nothing yet. Every position is, except where a
-    /// variant says otherwise (Ashton: the game's start position).
+    /// its last reset) holds nothing yet. Every position of a game with a
+    /// repetition rule is, except where a variant says otherwise (Ashton: the
+    /// game's start position); none of a game without one.
     fn recorded(&self, _history_empty: bool) -> bool {
-        true
+        self.repetition().is_some()
     }
 
     /// Whether the move from this position to `after` can never be undone (a

@@ -90,11 +90,11 @@ impl History {
     }
 
     /// Moves from `parent` (the current node) to `child`, reached by one of
-    /// its moves: records `parent` if its rules say so (never without a
-    /// repetition rule: its hash is then not computed), and starts a new
-    /// epoch after an irreversible move.
+    /// its moves: records `parent` if its rules say so (the hash of a
+    /// position not recorded is not computed), and starts a new epoch after
+    /// an irreversible move.
     pub fn enter<G: Game>(&mut self, parent: &G, child: &G) {
-        let recorded = parent.repetition().is_some() && parent.recorded(self.recorded == 0);
+        let recorded = parent.recorded(self.recorded == 0);
         self.push(if recorded { parent.hash() } else { 0 }, recorded);
         if parent.irreversible(child) {
             self.epoch += 1;
