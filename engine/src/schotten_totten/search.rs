@@ -74,49 +74,95 @@ pub(crate) fn random_move(
 }
 
 /// Troop-play evaluation for one position: the unseen pool and, per stone,
-/// the opponent's best reachable strength.
+/// the opponent's best reachable strength, each worked out when first needed;
+/// sides holding the same cards (an empty side on most stones early on)
+/// share one search.
 struct Scorer<'a> {
     board: &'a Board,
     pool: Pool,
-    theirs: [i64; 9],
+    theirs: [Option<i64>; 9],
+    memo: Memo,
+}
+
+/// Best reachable strengths already worked out for one position, by side.
+struct Memo {
+    entries: [(u64, i64); 16],
+    len: usize,
+}
+
+impl Memo {
+    /// The best reachable strength of `side` completed to `n` cards, from
+    /// the pool less the side's last card when `less_last` (else the pool).
+    fn reach(&mut self, side: &[Card], n: usize, blind: bool, pool: &Pool, less_last: bool) -> i64 {
+        let key = side
+            .iter()
+            .fold(0u64, |k, c| k << 7 | u64::from(c.id() + 1))
+            | (n as u64) << 28
+            | u64::from(blind) << 31
+            | u64::from(less_last) << 32;
+        if let Some(&(_, s)) = self.entries[..self.len].iter().find(|e| e.0 == key) {
+            return s;
+        }
+        let mut pool = *pool;
+        if let Some(card) = side.last().filter(|c| less_last && c.is_clan()) {
+            pool.clan &= !(1u64 << card.id());
+        }
+        let s = max_strength(side, n, blind, &pool).unwrap_or(0) as i64;
+        if self.len < self.entries.len() {
+            self.entries[self.len] = (key, s);
+            self.len += 1;
+        }
+        s
+    }
 }
 
 impl<'a> Scorer<'a> {
     fn new(board: &'a Board) -> Self {
-        let pool = board.unseen_pool();
-        let opp = board.to_move.opponent();
-        let theirs = std::array::from_fn(|i| {
-            let st = &board.stones[i];
-            if st.claimed.is_some() {
-                return 0;
-            }
-            max_strength(&st.sides[opp.index()], st.required(), st.blind, &pool).unwrap_or(0) as i64
-        });
         Scorer {
             board,
-            pool,
-            theirs,
+            pool: board.unseen_pool(),
+            theirs: [None; 9],
+            memo: Memo {
+                entries: [(0, 0); 16],
+                len: 0,
+            },
         }
+    }
+
+    /// The opponent's best reachable strength on `stone` (0 once claimed).
+    fn theirs(&mut self, stone: u8) -> i64 {
+        let st = &self.board.stones[stone as usize];
+        let opp = self.board.to_move.opponent();
+        if let Some(s) = self.theirs[stone as usize] {
+            return s;
+        }
+        let s = if st.claimed.is_some() {
+            0
+        } else {
+            let side = &st.sides[opp.index()];
+            self.memo
+                .reach(side, st.required(), st.blind, &self.pool, false)
+        };
+        self.theirs[stone as usize] = Some(s);
+        s
     }
 
     /// The best formation still reachable with `card` on `stone` (the card
     /// taken out of the unseen pool) and its margin over the opponent's best.
-    fn play(&self, card: Card, stone: u8) -> (i64, i64) {
+    fn play(&mut self, card: Card, stone: u8) -> (i64, i64) {
         let st = &self.board.stones[stone as usize];
         let mut side = [card; 4];
         let mine = &st.sides[self.board.to_move.index()];
         let k = mine.len().min(3);
         side[..k].copy_from_slice(&mine[..k]);
-        let mut pool = self.pool;
-        if card.is_clan() {
-            pool.clan &= !(1u64 << card.id());
-        }
-        let pot = max_strength(&side[..k + 1], st.required(), st.blind, &pool).unwrap_or(0) as i64;
-        (pot, (pot - self.theirs[stone as usize]).clamp(-64, 64))
+        let pot = self
+            .memo
+            .reach(&side[..k + 1], st.required(), st.blind, &self.pool, true);
+        (pot, (pot - self.theirs(stone)).clamp(-64, 64))
     }
 
     /// A score for the rollout policy: reachable formation, margin, commitment.
-    fn rollout_score(&self, card: Card, stone: u8) -> i64 {
+    fn rollout_score(&mut self, card: Card, stone: u8) -> i64 {
         let (pot, margin) = self.play(card, stone);
         let len = self.board.stones[stone as usize].sides[self.board.to_move.index()].len() as i64;
         pot * 16 + margin * 8 + len - if card.is_clan() { 0 } else { 200 }
@@ -124,7 +170,7 @@ impl<'a> Scorer<'a> {
 
     /// A prior in 0..1 for a search move: troop plays by the formation they
     /// keep reachable and their margin, a bonus per claim; other cards lower.
-    fn prior(&self, mv: &Move) -> f64 {
+    fn prior(&mut self, mv: &Move) -> f64 {
         let base = match mv.action {
             Action::Play { card, stone } if card.is_troop() => {
                 let (pot, margin) = self.play(card, stone);
@@ -147,7 +193,7 @@ fn rollout_move(
     rng: &mut impl Rng,
 ) -> Option<Move> {
     let (pre, acts) = moves::claim_all_actions(board, hand, deck_len);
-    let scorer = Scorer::new(board);
+    let mut scorer = Scorer::new(board);
     let action = if rng.random_range(0..8) == 0 {
         *acts.choose(rng)?
     } else {
@@ -200,7 +246,7 @@ impl ismcts::Policy<View> for Policy {
     }
 
     fn priors(&self, state: &FullState, moves: &[Move], out: &mut Vec<f64>) {
-        let scorer = Scorer::new(state.board());
+        let mut scorer = Scorer::new(state.board());
         out.extend(moves.iter().map(|m| scorer.prior(m)));
     }
 
