@@ -18,3 +18,56 @@ pub(crate) const fn next(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(GOLDEN);
     (s, mix(s))
 }
+
+/// A 64-bit key of any hashable value (a move, say) by the same mix, one
+/// step per field written: cheap, to tell values apart before comparing them.
+pub(crate) fn key_of<T: std::hash::Hash>(value: &T) -> u64 {
+    let mut mixer = Mixer(GOLDEN);
+    value.hash(&mut mixer);
+    mixer.0
+}
+
+/// The [`std::hash::Hasher`] of [`key_of`].
+struct Mixer(u64);
+
+impl Mixer {
+    fn step(&mut self, x: u64) {
+        self.0 = mix(self.0.wrapping_add(GOLDEN) ^ x);
+    }
+}
+
+impl std::hash::Hasher for Mixer {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.step(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.step(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.step(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.step(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.step(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.step(i as u64);
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.step(i as u64);
+    }
+}

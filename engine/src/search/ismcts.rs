@@ -22,6 +22,7 @@ use super::{Info, Limits, Line, Score, Searcher};
 use crate::game::{Game, GameResult, Outcome, Player};
 use crate::history::History;
 use crate::information::InformationSet;
+use crate::zobrist::key_of;
 
 /// UCB exploration constant.
 const EXPLORATION: f64 = 0.25;
@@ -117,7 +118,8 @@ struct Node<M> {
     mv: Option<M>,
     /// The player who made `mv`.
     player: Player,
-    children: Vec<usize>,
+    /// Each child's node and the key of its move ([`key_of`]).
+    children: Vec<(u64, usize)>,
     visits: u32,
     avail: u32,
     reward: f64,
@@ -191,12 +193,13 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
             let mut unexpanded = Vec::new();
             let mut avail = Vec::new();
             for m in &cands {
+                let key = key_of(m);
                 match tree[node]
                     .children
                     .iter()
-                    .find(|&&c| tree[c].mv.as_ref() == Some(m))
+                    .find(|&&(k, c)| k == key && tree[c].mv.as_ref() == Some(m))
                 {
-                    Some(&c) => {
+                    Some(&(_, c)) => {
                         tree[c].avail += 1;
                         avail.push(c);
                     }
@@ -226,7 +229,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
                     prior: p,
                 });
                 let id = tree.len() - 1;
-                tree[node].children.push(id);
+                tree[node].children.push((key_of(&m), id));
                 let child = s.play_unchecked(&m);
                 history.enter(&s, &child);
                 s = child;
@@ -315,7 +318,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
 }
 
 fn fill_lines<M: Copy>(tree: &[Node<M>], multipv: usize, info: &mut Info<M>) {
-    let mut kids = tree[0].children.clone();
+    let mut kids: Vec<usize> = tree[0].children.iter().map(|&(_, c)| c).collect();
     kids.sort_by(|&a, &b| tree[b].visits.cmp(&tree[a].visits));
     info.lines = kids
         .iter()
@@ -325,7 +328,11 @@ fn fill_lines<M: Copy>(tree: &[Node<M>], multipv: usize, info: &mut Info<M>) {
             let mut moves = vec![tree[c].mv.expect("child nodes carry a move")];
             let mut n = c;
             while moves.len() < 4 {
-                let Some(&next) = tree[n].children.iter().max_by_key(|&&k| tree[k].visits) else {
+                let Some(&(_, next)) = tree[n]
+                    .children
+                    .iter()
+                    .max_by_key(|&&(_, k)| tree[k].visits)
+                else {
                     break;
                 };
                 if tree[next].visits == 0 {
