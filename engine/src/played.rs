@@ -394,7 +394,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The fast random-game loop plays the seeded games a plain loop over
+    /// The fast random-game loops play the seeded games a plain loop over
     /// the client surface plays (legal moves, then the position after the
     /// drawn one): the same number of plies, game after game.
     #[test]
@@ -412,7 +412,7 @@ mod tests {
                 plies += 1;
             }
         }
-        fn same<G: Notation>(root: Played<G>) {
+        fn same<P: Playable>(root: P) {
             for seed in 0..20 {
                 let fast = root.random_games(Duration::ZERO, seed, &AtomicBool::new(false));
                 assert_eq!((fast.games, fast.plies), (1, plain_plies(&root, seed)));
@@ -427,6 +427,11 @@ mod tests {
             crate::tartan::Variant::Standard,
             0,
         ));
+        // Schotten Totten's referee plays by counted groups of moves.
+        use crate::schotten_totten::{FullState, Position, Variant};
+        for v in [Variant::Classic, Variant::Tactics, Variant::Expert] {
+            same(Position::Full(FullState::start(v, 1)));
+        }
     }
 
     /// A stop flag set before the run plays one game only, whatever the budget.
