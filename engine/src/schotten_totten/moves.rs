@@ -376,7 +376,6 @@ pub(crate) fn apply_table(board: &mut Board, action: &Action) {
     }
 }
 
-/// The card leaving the hand when an action is played.
 /// The card of the hand an action plays (a clan card, elite troop or
 /// tactic card), if any.
 pub(crate) fn hand_card(action: &Action) -> Option<Card> {

@@ -108,14 +108,9 @@ pub struct View {
     pub(crate) deck_known: [Vec<(u8, Card)>; 2],
 }
 
-fn insert_sorted<T: Ord>(v: &mut Vec<T>, x: T) {
-    let i = v.partition_point(|y| *y <= x);
-    v.insert(i, x);
-}
-
-fn insert_sorted_inline<T: Ord + Blank, const N: usize>(v: &mut Inline<T, N>, x: T) {
-    let i = v.partition_point(|y| *y <= x);
-    v.insert(i, x);
+/// Where `x` goes in the sorted `v`: after its equals.
+fn sorted_place<T: Ord>(v: &[T], x: &T) -> usize {
+    v.partition_point(|y| y <= x)
 }
 
 impl Hidden for FullState {
@@ -129,13 +124,12 @@ impl Hidden for FullState {
     fn draw(&mut self, p: Player, deck: Deck) {
         if let Some(dc) = self.decks[deck.index()].pop() {
             let known_to_opponent = dc.known & (1 << p.opponent().index()) != 0;
-            insert_sorted_inline(
-                &mut self.hands[p.index()],
-                HandCard {
-                    card: dc.card,
-                    known_to_opponent,
-                },
-            );
+            let hand = &mut self.hands[p.index()];
+            let card = HandCard {
+                card: dc.card,
+                known_to_opponent,
+            };
+            hand.insert(sorted_place(hand, &card), card);
         }
     }
 
@@ -180,11 +174,11 @@ impl Hidden for View {
             .position(|&(pos, _)| pos == top)
             .map(|i| self.deck_known[d].remove(i).1);
         match (p == self.viewer, known) {
-            (true, Some(c)) => insert_sorted(&mut self.hand, c),
+            (true, Some(c)) => self.hand.insert(sorted_place(&self.hand, &c), c),
             (true, None) => self.hand_unknown += 1,
             (false, Some(c)) => {
                 self.opp_count += 1;
-                insert_sorted(&mut self.opp_known, c);
+                self.opp_known.insert(sorted_place(&self.opp_known, &c), c);
             }
             (false, None) => self.opp_count += 1,
         }
