@@ -391,31 +391,22 @@ mod tests {
     use super::*;
     use crate::almatafl::{AlmaTafl, Variant as AlmaVariant};
     use crate::tablut::{Tablut, Variant as TablutVariant};
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
 
     /// The fast random-game loops play the seeded games a plain loop over
     /// the client surface plays (legal moves, then the position after the
     /// drawn one): the same number of plies, game after game.
     #[test]
     fn random_games_are_the_plain_loops_games() {
-        fn plain_plies<P: Playable>(root: &P, seed: u64) -> u64 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let (mut pos, mut moves, mut plies) = (root.clone(), Vec::new(), 0);
-            loop {
-                moves.clear();
-                pos.legal_moves(&mut moves);
-                if moves.is_empty() || pos.outcome().is_some() {
-                    return plies;
-                }
-                pos = pos.after(&moves[rng.random_range(0..moves.len())]);
-                plies += 1;
-            }
-        }
         fn same<P: Playable>(root: P) {
             for seed in 0..20 {
                 let fast = root.random_games(Duration::ZERO, seed, &AtomicBool::new(false));
-                assert_eq!((fast.games, fast.plies), (1, plain_plies(&root, seed)));
+                let plain = crate::playable::listed_random_games(
+                    &root,
+                    Duration::ZERO,
+                    seed,
+                    &AtomicBool::new(false),
+                );
+                assert_eq!((fast.games, fast.plies), (1, plain.plies));
                 assert!(fast.plies > 0);
             }
         }

@@ -18,11 +18,11 @@ use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::clock::Clock;
+use super::ordering::move_key;
 use super::{Info, Limits, Line, Score, Searcher};
 use crate::game::{Game, GameResult, Outcome, Player};
 use crate::history::History;
 use crate::information::InformationSet;
-use crate::zobrist::key_of;
 
 /// UCB exploration constant.
 const EXPLORATION: f64 = 0.25;
@@ -118,7 +118,7 @@ struct Node<M> {
     mv: Option<M>,
     /// The player who made `mv`.
     player: Player,
-    /// Each child's node and the key of its move ([`key_of`]).
+    /// Each child's node and the key of its move ([`move_key`]).
     children: Vec<(u64, usize)>,
     visits: u32,
     avail: u32,
@@ -193,7 +193,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
             let mut unexpanded = Vec::new();
             let mut avail = Vec::new();
             for m in &cands {
-                let key = key_of(m);
+                let key = move_key(m);
                 match tree[node]
                     .children
                     .iter()
@@ -229,7 +229,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
                     prior: p,
                 });
                 let id = tree.len() - 1;
-                tree[node].children.push((key_of(&m), id));
+                tree[node].children.push((move_key(&m), id));
                 let child = s.play_unchecked(&m);
                 history.enter(&s, &child);
                 s = child;

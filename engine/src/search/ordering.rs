@@ -98,9 +98,7 @@ impl HistoryTable {
 
     #[inline]
     fn cell<M: Hash>(side: Player, mv: &M) -> usize {
-        let mut h = MoveHasher(0);
-        mv.hash(&mut h);
-        side.index() * HISTORY_SIZE + (h.finish() as usize & (HISTORY_SIZE - 1))
+        side.index() * HISTORY_SIZE + (move_key(mv) as usize & (HISTORY_SIZE - 1))
     }
 
     /// The ordering score of `mv` played by `side`.
@@ -118,6 +116,14 @@ impl HistoryTable {
         *cell += bonus - *cell * bonus.abs() / HISTORY_MAX;
         *cell = (*cell).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
+}
+
+/// A 64-bit key of a move by [`MoveHasher`]: cheap, to tell moves apart
+/// before comparing them, or to index a table.
+pub(crate) fn move_key<M: Hash>(mv: &M) -> u64 {
+    let mut h = MoveHasher(0);
+    mv.hash(&mut h);
+    h.finish()
 }
 
 /// A small, fast, deterministic hasher for moves (FxHash style).
