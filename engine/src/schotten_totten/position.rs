@@ -216,8 +216,8 @@ impl Playable for Position {
     }
 
     /// A full state's games by the referee's fast path (moves counted by
-    /// groups, drawn by index, played in place); a view's through the
-    /// client surface (it ends when the viewer's opponent is to move).
+    /// groups and drawn by index); a view's through the client surface (it
+    /// ends when the viewer's opponent is to move).
     fn random_games(&self, budget: Duration, seed: u64, stop: &AtomicBool) -> Playouts {
         match self {
             Position::Full(s) => {
