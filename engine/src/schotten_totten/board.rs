@@ -250,12 +250,7 @@ impl Board {
         let mut jokers = 0u8;
         let mut spy = false;
         let mut shield = false;
-        let cards = self
-            .stones
-            .iter()
-            .flat_map(|s| s.sides.iter().flatten())
-            .chain(self.discard.iter());
-        for &c in cards {
+        let mut see = |c: Card| {
             if c.is_clan() {
                 seen |= 1u64 << c.id();
             } else if c == Card::JOKER {
@@ -265,6 +260,16 @@ impl Board {
             } else if c == Card::SHIELD {
                 shield = true;
             }
+        };
+        for st in &self.stones {
+            for side in &st.sides {
+                for &c in side.iter() {
+                    see(c);
+                }
+            }
+        }
+        for &c in &self.discard {
+            see(c);
         }
         let tactics = self.variant.tactics();
         Pool {

@@ -113,7 +113,14 @@ fn sorted_place<T: Ord>(v: &[T], x: &T) -> usize {
     v.partition_point(|y| y <= x)
 }
 
-impl Hidden for FullState {
+/// The referee's hidden cards, both hands and both decks, borrowed apart
+/// from the board so that a move plays in place.
+struct Concealed<'a> {
+    hands: &'a mut [Hand; 2],
+    decks: &'a mut [DeckCards; 2],
+}
+
+impl Hidden for Concealed<'_> {
     fn take(&mut self, p: Player, card: Card) {
         let hand = &mut self.hands[p.index()];
         if let Some(i) = hand.iter().position(|h| h.card == card) {
@@ -228,9 +235,13 @@ impl FullState {
             hands: [Hand::new(), Hand::new()],
             decks: [deck(clan), deck(tactic)],
         };
+        let mut hidden = Concealed {
+            hands: &mut s.hands,
+            decks: &mut s.decks,
+        };
         for p in [Player::One, Player::Two] {
             for _ in 0..variant.hand_size() {
-                s.draw(p, Deck::Clan);
+                hidden.draw(p, Deck::Clan);
             }
         }
         s
@@ -329,10 +340,11 @@ impl FullState {
 
     /// Plays a legal move in place.
     pub(crate) fn apply_mut(&mut self, mv: &Move) {
-        let variant = self.board.variant;
-        let mut board = std::mem::replace(&mut self.board, Board::new(variant));
-        moves::apply(&mut board, self, mv);
-        self.board = board;
+        let mut hidden = Concealed {
+            hands: &mut self.hands,
+            decks: &mut self.decks,
+        };
+        moves::apply(&mut self.board, &mut hidden, mv);
     }
 }
 
