@@ -7,18 +7,92 @@
 //! ```
 //!
 //! Options: `--variant classic|tactics|expert` (default classic), `--games N`
-//! (even, default 100), `--iterations N` per move (default 2000),
-//! `--opponent greedy|random|both` (default both), `--seed S` (first deal
-//! seed, default 0). Prints wins/losses/draws of ISMCTS and the time per move.
+//! (even, default 100), `--iterations N` per move (default 2000) or
+//! `--movetime MS` per move instead, `--opponent greedy|random|both`
+//! (default both), `--seed S` (first deal seed, default 0), and
+//! `--clairvoyant`: the same search and policy shown the referee's full
+//! state (both hands, both decks in order) instead of the player's view, a
+//! ceiling for what knowing more could gain. Prints wins/losses/draws of
+//! ISMCTS and the time per move.
 
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
-use caber_engine::matches::play_match;
+use caber_engine::game::{Outcome, PlayError, Player};
+use caber_engine::information::InformationSet;
+use caber_engine::matches::play_match_seeing;
+use caber_engine::played::Played;
 use caber_engine::schotten_totten::players::{greedy_player, ismcts_player, random_player};
-use caber_engine::schotten_totten::{FullState, Variant};
-use caber_engine::search::Limits;
+use caber_engine::schotten_totten::search::Policy;
+use caber_engine::schotten_totten::{FullState, Move, Variant, View};
+use caber_engine::search::ismcts::{self, Ismcts};
+use caber_engine::search::{Limits, Searcher};
+use rand::Rng;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+/// A clairvoyant player's knowledge: the referee's full state, so every
+/// deal the search samples is the true one.
+#[derive(Clone, Debug)]
+struct Clairvoyant(Played<FullState>);
+
+impl InformationSet for Clairvoyant {
+    type Move = Move;
+    type State = FullState;
+
+    fn viewer(&self) -> Player {
+        self.0.side_to_move()
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.0.side_to_move()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn viewer_moves(&self, out: &mut Vec<Move>) {
+        self.0.legal_moves(out)
+    }
+
+    fn play(self, mv: &Move) -> Result<Self, PlayError<Self>> {
+        self.0.play(mv).map(Clairvoyant).map_err(|e| PlayError {
+            error: e.error,
+            position: Clairvoyant(e.position),
+        })
+    }
+
+    fn determinize<R: Rng>(&self, _rng: &mut R) -> Played<FullState> {
+        self.0.clone()
+    }
+}
+
+/// Schotten Totten's policy for the clairvoyant root: the same candidates,
+/// priors, rollouts and leaf values as the player's.
+struct SeeingPolicy;
+
+impl ismcts::Policy<Clairvoyant> for SeeingPolicy {
+    fn root_candidates(&self, root: &Clairvoyant) -> Vec<Move> {
+        ismcts::Policy::<View>::candidates(&Policy, root.0.position())
+    }
+
+    fn candidates(&self, state: &FullState) -> Vec<Move> {
+        ismcts::Policy::<View>::candidates(&Policy, state)
+    }
+
+    fn priors(&self, state: &FullState, moves: &[Move], out: &mut Vec<f64>) {
+        ismcts::Policy::<View>::priors(&Policy, state, moves, out)
+    }
+
+    fn rollout_move(&self, state: &FullState, rng: &mut ChaCha8Rng) -> Option<Move> {
+        ismcts::Policy::<View>::rollout_move(&Policy, state, rng)
+    }
+
+    fn leaf_value(&self, state: &FullState) -> f64 {
+        ismcts::Policy::<View>::leaf_value(&Policy, state)
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,6 +119,11 @@ fn main() {
     };
     let games = number("--games", "100");
     let iterations = number("--iterations", "2000");
+    let movetime = args
+        .iter()
+        .any(|a| a == "--movetime")
+        .then(|| Duration::from_millis(number("--movetime", "1000")));
+    let clairvoyant = args.iter().any(|a| a == "--clairvoyant");
     let first_seed = number("--seed", "0");
     let opponents: &[&str] = match opt("--opponent", "both").as_str() {
         "greedy" => &["greedy"],
@@ -55,34 +134,62 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let budget = match movetime {
+        Some(t) => format!("{} ms", t.as_millis()),
+        None => format!("{iterations} iterations"),
+    };
+    let name = if clairvoyant {
+        "clairvoyant ismcts"
+    } else {
+        "ismcts"
+    };
     let seeds: Vec<u64> = (first_seed..first_seed + games.div_ceil(2)).collect();
+    let stop = AtomicBool::new(false);
     for &opponent in opponents {
         let mut moves = 0u64;
-        let mut thinking = std::time::Duration::ZERO;
+        let mut thinking = Duration::ZERO;
         let mut search_seed = 0u64;
-        let mut ai = |v: &caber_engine::schotten_totten::View| {
+        let mut limits = || {
             search_seed += 1;
-            let limits = Limits {
-                nodes: Some(iterations),
+            Limits {
+                nodes: movetime.is_none().then_some(iterations),
+                movetime,
                 seed: search_seed,
                 ..Default::default()
-            };
+            }
+        };
+        let mut timed = |search: &mut dyn FnMut() -> Option<Move>| {
             let t = Instant::now();
-            let m = ismcts_player(v, &limits);
+            let m = search();
             thinking += t.elapsed();
             moves += 1;
             m
         };
+        let mut ai = |s: &Played<FullState>| {
+            let limits = limits();
+            timed(&mut || {
+                if clairvoyant {
+                    let root = Clairvoyant(s.clone());
+                    let report =
+                        Ismcts::new(SeeingPolicy).search(&root, &limits, &stop, &mut |_| {});
+                    report.best_move().copied()
+                } else {
+                    ismcts_player(&s.position().view(s.side_to_move()), &limits)
+                }
+            })
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(first_seed ^ 0x5eed);
         let r = match opponent {
-            "greedy" => play_match::<FullState>(variant, &seeds, &mut ai, &mut greedy_player),
-            _ => play_match::<FullState>(variant, &seeds, &mut ai, &mut |v| {
+            "greedy" => {
+                play_match_seeing::<FullState>(variant, &seeds, &mut ai, &mut greedy_player)
+            }
+            _ => play_match_seeing::<FullState>(variant, &seeds, &mut ai, &mut |v| {
                 random_player(v, &mut rng)
             }),
         };
         let n = r.a_wins + r.b_wins + r.draws;
         println!(
-            "{variant:?} ismcts({iterations}) vs {opponent}: {}-{}-{} (W-L-D) of {n} games, {:.1}% wins, {:.1} ms/move",
+            "{variant:?} {name} ({budget}) vs {opponent}: {}-{}-{} (W-L-D) of {n} games, {:.1}% wins, {:.1} ms/move",
             r.a_wins,
             r.b_wins,
             r.draws,

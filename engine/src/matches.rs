@@ -1,5 +1,6 @@
 //! Refereed games between two players of a game with hidden information:
-//! each player sees only its view ([`HiddenInformation::view`]).
+//! each player sees only its view ([`HiddenInformation::view`]), but for a
+//! [`Seer`], which measurements use to price what the view hides.
 
 use crate::game::{Game, GameResult, Player};
 use crate::information::HiddenInformation;
@@ -20,12 +21,47 @@ pub struct MatchResult {
     pub draws: u32,
 }
 
+/// A player given the referee's whole state instead of its view: only for
+/// measuring what the hidden part is worth (a clairvoyant ceiling).
+pub type Seer<'a, S> = dyn FnMut(&Played<S>) -> Option<<S as Game>::Move> + 'a;
+
+/// Plays two games per seed (each player once as `One`) from the variant's
+/// start dealt with that seed, and counts the results.
+pub fn play_match<S: HiddenInformation>(
+    variant: S::Variant,
+    seeds: &[u64],
+    a: &mut Agent<S>,
+    b: &mut Agent<S>,
+) -> MatchResult {
+    seeded_match(
+        variant,
+        seeds,
+        &mut |s: &Played<S>| a(&view_of(s)),
+        &mut |s| b(&view_of(s)),
+    )
+}
+
+/// [`play_match`] with player `a` seeing the whole state ([`Seer`]).
+pub fn play_match_seeing<S: HiddenInformation>(
+    variant: S::Variant,
+    seeds: &[u64],
+    a: &mut Seer<S>,
+    b: &mut Agent<S>,
+) -> MatchResult {
+    seeded_match(variant, seeds, a, &mut |s: &Played<S>| b(&view_of(s)))
+}
+
+/// The view of the side to move in `s`, which a view's player is handed.
+fn view_of<S: HiddenInformation>(s: &Played<S>) -> S::View {
+    s.position().view(s.side_to_move())
+}
+
 /// Plays one refereed game from `start`; a player returning no move or an
 /// illegal one loses. The result from `One`'s side.
-pub fn play_game<S: HiddenInformation>(
+fn referee<S: HiddenInformation>(
     start: Played<S>,
-    one: &mut Agent<S>,
-    two: &mut Agent<S>,
+    one: &mut Seer<S>,
+    two: &mut Seer<S>,
 ) -> GameResult {
     let mut s = start;
     loop {
@@ -33,12 +69,7 @@ pub fn play_game<S: HiddenInformation>(
             return o.result;
         }
         let p = s.side_to_move();
-        let view = s.position().view(p);
-        let mv = if p == Player::One {
-            one(&view)
-        } else {
-            two(&view)
-        };
+        let mv = if p == Player::One { one(&s) } else { two(&s) };
         let Some(mv) = mv else {
             return GameResult::Win(p.opponent());
         };
@@ -49,22 +80,21 @@ pub fn play_game<S: HiddenInformation>(
     }
 }
 
-/// Plays two games per seed (each player once as `One`) from the variant's
-/// start dealt with that seed, and counts the results.
-pub fn play_match<S: HiddenInformation>(
+/// Two games per seed, `a` as `One` first, counted from `a`'s side.
+fn seeded_match<S: HiddenInformation>(
     variant: S::Variant,
     seeds: &[u64],
-    a: &mut Agent<S>,
-    b: &mut Agent<S>,
+    a: &mut Seer<S>,
+    b: &mut Seer<S>,
 ) -> MatchResult {
     let mut r = MatchResult::default();
     for &seed in seeds {
         for a_first in [true, false] {
             let start = Played::<S>::start(variant, seed);
             let res = if a_first {
-                play_game(start, a, b)
+                referee(start, a, b)
             } else {
-                play_game(start, b, a)
+                referee(start, b, a)
             };
             let a_player = if a_first { Player::One } else { Player::Two };
             match res {
