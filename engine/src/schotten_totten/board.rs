@@ -158,9 +158,40 @@ impl Stone {
             return Claim::Closed;
         }
         let mine = strength(&self.sides[p.index()], self.blind);
+        self.judge(p, mine, self.first, proved)
+    }
+
+    /// [`Stone::claim_by`] of this stone after `p` adds `card` to its side
+    /// (which has room), worked out without building that stone: a playout
+    /// asks it of every completing play. An opponent's side complete
+    /// already was complete first.
+    pub(crate) fn claim_adding(
+        &self,
+        p: Player,
+        card: Card,
+        proved: impl FnOnce(Strength) -> bool,
+    ) -> Claim {
+        let mut side = self.sides[p.index()];
+        side.push(card);
+        if self.claimed.is_some() || side.len() < self.required() {
+            return Claim::Closed;
+        }
+        let mine = strength(&side, self.blind);
+        self.judge(p, mine, Some(p.opponent()), proved)
+    }
+
+    /// The claim of `p`'s complete side of strength `mine`, `first` the
+    /// side complete first if both are: a tie goes to it.
+    fn judge(
+        &self,
+        p: Player,
+        mine: Strength,
+        first: Option<Player>,
+        proved: impl FnOnce(Strength) -> bool,
+    ) -> Claim {
         if self.complete(p.opponent()) {
             let t = strength(&self.sides[p.opponent().index()], self.blind);
-            if mine > t || (mine == t && self.first == Some(p)) {
+            if mine > t || (mine == t && first == Some(p)) {
                 Claim::Proved
             } else {
                 Claim::Closed

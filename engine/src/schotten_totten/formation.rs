@@ -379,13 +379,28 @@ pub fn proof(claimant: Strength, opponent: &[Card], n: usize, blind: bool, pool:
 /// An incomplete side's best completions to `n` cards from two pools, one
 /// holding the other, worked out when first needed: bounds on its best from
 /// any pool between them, so that a proof against such a pool mostly needs
-/// no search.
+/// no search. All zeros is "none worked out" (a position's nine are cleared
+/// every ply of a playout).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Bounds {
-    /// The best from the larger pool (`Some(None)`: it cannot be completed).
-    high: Option<Option<Strength>>,
+    /// The best from the larger pool.
+    high: Memo,
     /// The best from the smaller pool.
-    low: Option<Option<Strength>>,
+    low: Memo,
+}
+
+/// A best completion once worked out, in one number: 0 not yet, 1 none
+/// (the side cannot be completed), else the strength plus 2.
+#[derive(Clone, Copy, Debug, Default)]
+struct Memo(u16);
+
+impl Memo {
+    fn get_or(&mut self, work_out: impl FnOnce() -> Option<Strength>) -> Option<Strength> {
+        if self.0 == 0 {
+            self.0 = work_out().map_or(1, |s| s + 2);
+        }
+        self.0.checked_sub(2)
+    }
 }
 
 impl Bounds {
@@ -401,18 +416,15 @@ impl Bounds {
         pool: &Pool,
         (larger, smaller): (&Pool, &Pool),
     ) -> bool {
-        let high = *self
-            .high
-            .get_or_insert_with(|| max_strength(side, n, blind, larger));
+        // The smaller pool first: most claims fail, and fail on it already.
+        let low = self.low.get_or(|| max_strength(side, n, blind, smaller));
+        if low.is_some_and(|s| s > claimant) {
+            return false;
+        }
+        let high = self.high.get_or(|| max_strength(side, n, blind, larger));
         if high.is_none_or(|s| s <= claimant) {
             return true;
         } else if pool == larger {
-            return false;
-        }
-        let low = *self
-            .low
-            .get_or_insert_with(|| max_strength(side, n, blind, smaller));
-        if low.is_some_and(|s| s > claimant) {
             return false;
         }
         proof(claimant, side, n, blind, pool)

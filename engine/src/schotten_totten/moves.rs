@@ -466,8 +466,12 @@ pub(crate) struct ClaimsAfter<'a> {
     unproved: [(u8, Strength); 9],
     /// How many of `unproved` are filled.
     n_unproved: usize,
-    /// Per card id: the stones claimable among those it leaves as they are.
-    untouched: [Option<u16>; KINDS],
+    /// Per card id: the stones claimable among those it leaves as they are,
+    /// where bit `id` of `known` is set (plain arrays: a playout builds one
+    /// every ply, and an array of options is cleared entry by entry).
+    untouched: [u16; KINDS],
+    /// The card ids whose `untouched` is worked out.
+    known: u64,
     /// Per stone: the opponent's best completions, once worked out.
     bounds: [Bounds; 9],
 }
@@ -488,7 +492,8 @@ impl<'a> ClaimsAfter<'a> {
             sure: 0,
             unproved: [(0, 0); 9],
             n_unproved: 0,
-            untouched: [None; KINDS],
+            untouched: [0; KINDS],
+            known: 0,
             bounds: [Bounds::default(); 9],
         };
         for (i, st) in board.stones.iter().enumerate() {
@@ -527,12 +532,11 @@ impl<'a> ClaimsAfter<'a> {
     fn play(&mut self, card: Card, stone: u8) -> u16 {
         let me = self.board.to_move;
         let st = &self.board.stones[stone as usize];
-        let cached = self.untouched[card.id() as usize];
         // Only a combat mode or a side's last card can make the stone claimable.
         let completes = card.is_combat_mode() || st.sides[me.index()].len() + 1 >= st.required();
         let bit = 1u16 << stone;
-        if let (Some(untouched), false) = (cached, completes) {
-            return untouched & !bit;
+        if !completes && self.known & 1 << card.id() != 0 {
+            return self.untouched[card.id() as usize] & !bit;
         }
         let mut pool = self.unseen;
         pool.remove(card);
@@ -544,10 +548,9 @@ impl<'a> ClaimsAfter<'a> {
         } else if completes {
             let bounds = &mut self.bounds[stone as usize];
             let pools = (&self.unseen, &self.unseen_less_hand);
-            let mut changed = st.clone();
-            changed.add(me, card);
-            changed.claim_by(me, |mine| st.proved_within(me, mine, &pool, bounds, pools))
-                == Claim::Proved
+            st.claim_adding(me, card, |mine| {
+                st.proved_within(me, mine, &pool, bounds, pools)
+            }) == Claim::Proved
         } else {
             false
         };
@@ -556,8 +559,8 @@ impl<'a> ClaimsAfter<'a> {
 
     /// The claimable stones among those `card`'s play leaves as they are.
     fn untouched_by(&mut self, card: Card) -> u16 {
-        if let Some(claims) = self.untouched[card.id() as usize] {
-            return claims;
+        if self.known & 1 << card.id() != 0 {
+            return self.untouched[card.id() as usize];
         }
         let mut pool = self.unseen;
         pool.remove(card);
@@ -573,7 +576,8 @@ impl<'a> ClaimsAfter<'a> {
                 }
             }
         }
-        self.untouched[card.id() as usize] = Some(claims);
+        self.untouched[card.id() as usize] = claims;
+        self.known |= 1 << card.id();
         claims
     }
 }
@@ -711,13 +715,12 @@ pub(crate) fn for_each_group(
         }
     } else {
         let mut claims = ClaimsAfter::new(board, board.unseen_pool(), hand);
-        let me = board.to_move;
-        let room = (0..9u16)
-            .filter(|&i| board.stones[i as usize].has_room(me))
-            .fold(0, |m, i| m | 1 << i);
         let clan_only = !hand.is_empty() && hand.iter().all(|c| c.is_clan());
-        if board.phase == Phase::Play && clan_only && room != 0 {
-            return clan_groups(board, hand, room, &mut claims, draws, f);
+        if board.phase == Phase::Play && clan_only {
+            let (room, completing) = room_of(board);
+            if room != 0 {
+                return clan_groups(hand, (room, completing), &mut claims, draws, f);
+            }
         }
         let mut pending: Option<Group> = None;
         for action in actions(board, hand, deck_len) {
@@ -736,28 +739,37 @@ pub(crate) fn for_each_group(
     ControlFlow::Continue(())
 }
 
+/// The stones the side to move may add a card to, and those among them its
+/// next card completes (bit i: stone i), in one pass over the table.
+fn room_of(board: &Board) -> (u16, u16) {
+    let me = board.to_move;
+    let (mut room, mut completing) = (0, 0);
+    for (i, st) in board.stones.iter().enumerate() {
+        let (held, required) = (st.sides[me.index()].len(), st.required());
+        if st.claimed.is_none() && held < required {
+            room |= 1 << i;
+            if held + 1 == required {
+                completing |= 1 << i;
+            }
+        }
+    }
+    (room, completing)
+}
+
 /// [`for_each_group`] for a hand of clan cards only (every hand of
-/// `classic`) with `room` (bit i: stone i takes a card): the same groups,
-/// each card's claims on the stones it does not complete worked out once.
-/// A card's plays on consecutive stones with the same claims are gathered
-/// as (claims, stones) in registers: an action built in memory and read
-/// back at once stalls the loop (a fifth of a random game's time).
+/// `classic`) with `room` (bit i: stone i takes a card), `completing` among
+/// them: the same groups, each card's claims on the stones it does not
+/// complete worked out once. A card's plays on consecutive stones with the
+/// same claims are gathered as (claims, stones) in registers: an action
+/// built in memory and read back at once stalls the loop (a fifth of a
+/// random game's time).
 fn clan_groups(
-    board: &Board,
     hand: &[Card],
-    room: u16,
+    (room, completing): (u16, u16),
     claims: &mut ClaimsAfter,
     draws: Draws,
     mut f: impl FnMut(Group) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let me = board.to_move;
-    let completing = (0..9u16)
-        .filter(|&i| room & 1 << i != 0)
-        .filter(|&i| {
-            let st = &board.stones[i as usize];
-            st.sides[me.index()].len() + 1 >= st.required()
-        })
-        .fold(0, |m, i| m | 1 << i);
     let group = |card, free, stones: u16| Group {
         claims: 0,
         free,
