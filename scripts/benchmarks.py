@@ -2,7 +2,8 @@
 """Regenerates the README's benchmark tables from the release `caber` binary.
 
     cargo build --release -p caber-cli --bin caber
-    python3 scripts/benchmarks.py [--seconds S] [--match-games N --match-movetime MS]
+    python3 scripts/benchmarks.py [--seconds S]
+        [--match-games N [--match-movetime MS] [--match-only GAME[/VARIANT] ...]]
 
 Measures, one thread each, on this machine now:
 - uniformly random full games per second of every game and variant
@@ -14,7 +15,10 @@ Measures, one thread each, on this machine now:
 and, with --match-games N (N > 0), matches of the default engine against
 `uct-baseline` in every perfect-information game and variant and of ISMCTS
 against `greedy` in every Schotten Totten variant, at --match-movetime ms a
-move (without it the match table is left as it is).
+move (without it the match table is left as it is). With --match-only, only
+the rows of those games (or variants) are played again; every row says when
+it was played and at what settings, so a table may hold rows of several runs
+(a 400-game match of one variant takes about 1.3 hours of both cores).
 
 The tables are written between the `<!-- benchmarks:begin/end -->` and
 `<!-- matches:begin/end -->` markers of README.md. Shared machines are
@@ -160,12 +164,21 @@ def searches(binary, listed):
     return rows
 
 
-def matches(binary, listed, games, movetime):
-    rows = [
-        "| game | variant | A | B | games | A's score | Elo (95%) |",
-        "| --- | --- | --- | --- | ---: | ---: | --- |",
-    ]
+MATCH_HEAD = [
+    "| game | variant | A | B | games | ms a move | A's score | Elo (95%) | played |",
+    "| --- | --- | --- | --- | ---: | ---: | ---: | --- | --- |",
+]
+
+
+def matches(binary, listed, games, movetime, only, kept, when):
+    """The match table: the rows of `only` ((game, variant) pairs; every
+    pair if empty) played now, the others as `kept` has them."""
+    rows = list(MATCH_HEAD)
     for game, variant, a, b in match_plays(listed):
+        if only and (game, variant) not in only:
+            if (game, variant) in kept:
+                rows.append(kept[(game, variant)])
+            continue
         out, _, _ = caber(
             binary, "--game", game, "--variant", variant, "match",
             "--a", a, "--b", b, "--games", str(games), "--movetime", str(movetime),
@@ -175,15 +188,41 @@ def matches(binary, listed, games, movetime):
         low, high = r["elo_95"]
         unbounded = "+inf" if r["a_score"] >= 0.5 else "-inf"
         rows.append(
-            f"| {game} | {variant} | {a} | {b} | {r['games']} | {100 * r['a_score']:.1f}% | "
-            f"{signed(r['elo'], unbounded)} ({signed(low, '-inf')} .. {signed(high, '+inf')}) |"
+            f"| {game} | {variant} | {a} | {b} | {r['games']} | {movetime} | "
+            f"{100 * r['a_score']:.1f}% | "
+            f"{signed(r['elo'], unbounded)} ({signed(low, '-inf')} .. {signed(high, '+inf')}) | "
+            f"{when} |"
         )
     return rows
 
 
+def kept_rows(text):
+    """The match table's rows now in `text`, by (game, variant)."""
+    section = text[text.index("<!-- matches:begin -->"):text.index("<!-- matches:end -->")]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        width = len(MATCH_HEAD[0].strip("|").split("|"))
+        if line.startswith("| ") and len(cells) == width and cells[0] not in ("game", "---"):
+            rows[(cells[0], cells[1])] = line
+    return rows
+
+
+def selected(listed, names):
+    """The (game, variant) pairs `--match-only` names (GAME or GAME/VARIANT)."""
+    pairs = set()
+    for name in names:
+        game, _, variant = name.partition("/")
+        found = [(g, v) for g, v in variants(listed) if g == game and variant in ("", v)]
+        if not found:
+            sys.exit(f"--match-only {name}: no such game or variant")
+        pairs.update(found)
+    return pairs
+
+
 def signed(elo, unbounded):
     """An Elo figure; JSON null (no finite value) is shown as `unbounded`."""
-    return unbounded if elo is None else f"{elo:+.0f}"
+    return unbounded if elo is None else f"{elo + 0.0:+.0f}"  # + 0.0: no "-0"
 
 
 def replace(text, name, lines):
@@ -200,6 +239,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--match-games", type=int, default=0)
     parser.add_argument("--match-movetime", type=int, default=1000)
+    parser.add_argument("--match-only", action="append", default=[], metavar="GAME[/VARIANT]")
     args = parser.parse_args()
     when = f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores"
     lines = [f"Measured {when} by `python3 scripts/benchmarks.py --seconds {args.seconds:g}`.", ""]
@@ -211,10 +251,14 @@ def main():
         text = f.read()
     text = replace(text, "benchmarks", lines)
     if args.match_games > 0:
-        rows = matches(args.binary, listed, args.match_games, args.match_movetime)
+        only = selected(listed, args.match_only)
+        rows = matches(
+            args.binary, listed, args.match_games, args.match_movetime, only,
+            kept_rows(text), f"{date.today()}",
+        )
         head = (
-            f"Played {when} by `python3 scripts/benchmarks.py --match-games "
-            f"{args.match_games} --match-movetime {args.match_movetime}`."
+            f"Played on {platform.machine()}, {os.cpu_count()} cores by `python3 scripts/benchmarks.py "
+            "--match-games N --match-movetime MS` (`--match-only GAME/VARIANT` for some rows)."
         )
         text = replace(text, "matches", [head, "", *rows])
     with open(README, "w") as f:
