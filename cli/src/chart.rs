@@ -27,9 +27,6 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The least loss of a marked move (the review's inaccuracy threshold).
-const INACCURACY: f64 = 0.10;
-
 /// `side`'s value of each position, as (ply, win probability): where it
 /// moves, its own search of the position (the review's score before its
 /// move), then its best move's value at the same ply, then the position
@@ -55,8 +52,14 @@ fn curve(side: proto::Side, moves: &[proto::MoveReview]) -> Vec<(f64, f64)> {
 }
 
 /// The chart of a review's moves from `viewpoint`'s side (its value and
-/// name); `title` heads it.
-pub fn svg(title: &str, viewpoint: &(proto::Side, String), moves: &[proto::MoveReview]) -> String {
+/// name); `title` heads it; `inaccuracy` is the review's least loss of a
+/// judged move.
+pub fn svg(
+    title: &str,
+    viewpoint: &(proto::Side, String),
+    moves: &[proto::MoveReview],
+    inaccuracy: f64,
+) -> String {
     let (side, name) = viewpoint;
     let plies = moves.len().max(1) as f64;
     let x = |ply: f64| MARGIN + ply / plies * (WIDTH - 2.0 * MARGIN);
@@ -78,7 +81,7 @@ pub fn svg(title: &str, viewpoint: &(proto::Side, String), moves: &[proto::MoveR
         let ((x0, from), (x1, to)) = (pair[0], pair[1]);
         // At one ply: the side's value of a position against its best move's.
         let own = x0 == x1;
-        let unexplained = !own && from - to >= INACCURACY && {
+        let unexplained = !own && from - to >= inaccuracy && {
             let m = &moves[x0 as usize];
             let marked = !matches!(
                 m.judgement(),
@@ -275,23 +278,34 @@ mod tests {
                 (4.0, 0.0)
             ]
         );
-        let svg = svg("t", &(One, "first".into()), &moves);
-        let doc = roxmltree::Document::parse(&svg).unwrap();
-        let noise: Vec<_> = doc
-            .descendants()
-            .filter(|n| n.attribute("class") == Some("noise"))
-            .map(|n| {
-                n.descendants()
-                    .find_map(|t| t.text())
-                    .unwrap_or_default()
-                    .to_string()
-            })
-            .collect();
+        // The falls drawn as noise with `inaccuracy` the review's threshold.
+        let noise = |inaccuracy| -> Vec<String> {
+            let svg = svg("t", &(One, "first".into()), &moves, inaccuracy);
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            doc.descendants()
+                .filter(|n| n.attribute("class") == Some("noise"))
+                .map(|n| {
+                    n.descendants()
+                        .find_map(|t| t.text())
+                        .unwrap_or_default()
+                        .to_string()
+                })
+                .collect()
+        };
         assert_eq!(
-            noise,
+            noise(0.10),
             [
                 "first valued it 0.50, then 0.55: two of its searches, not a move",
                 "first valued it 0.55, then 0.30: the other side's move, better than it expected",
+                "first valued it 0.28, then 0.00: the other side's move, better than it expected",
+            ]
+        );
+        // A review that judged only losses of 0.26 and more would not have
+        // marked the fall of 0.25; the fall of 0.28 it would.
+        assert_eq!(
+            noise(0.26),
+            [
+                "first valued it 0.50, then 0.55: two of its searches, not a move",
                 "first valued it 0.28, then 0.00: the other side's move, better than it expected",
             ]
         );

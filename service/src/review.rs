@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use caber_engine::review::Tallies;
+use caber_engine::review::{Tallies, INACCURACY};
 use caber_engine::search::Limits;
 use caber_engine::Player;
 use tokio::sync::mpsc;
@@ -166,6 +166,7 @@ pub async fn review(
                 let update = proto::ReviewUpdate {
                     r#move: Some(m),
                     moves,
+                    inaccuracy: INACCURACY,
                     ..Default::default()
                 };
                 if tx.send(Ok(update)).await.is_err() {
@@ -218,6 +219,7 @@ pub async fn review(
             r#final: true,
             budget,
             moves,
+            inaccuracy: INACCURACY,
             ..Default::default()
         }))
         .await;

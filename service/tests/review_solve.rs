@@ -71,6 +71,8 @@ async fn a_missed_block_is_a_blunder_and_the_summary_counts_it() {
     let summary = &updates[2];
     assert!(summary.r#move.is_none());
     assert_eq!(summary.game, "tartan");
+    // Every update carries the threshold its charts draw noise by.
+    assert!(updates.iter().all(|u| u.inaccuracy == 0.10));
     let players: Vec<(&str, u32, u32)> = summary
         .players
         .iter()

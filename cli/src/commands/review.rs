@@ -73,8 +73,11 @@ pub async fn run(
             summary.variant,
             players.join(" vs ")
         );
-        std::fs::write(path, chart::svg(&title, &viewpoint, &moves))
-            .with_context(|| format!("cannot write the chart {}", path.display()))?;
+        std::fs::write(
+            path,
+            chart::svg(&title, &viewpoint, &moves, summary.inaccuracy),
+        )
+        .with_context(|| format!("cannot write the chart {}", path.display()))?;
     }
     if let Some(path) = &outputs.annotate {
         let record = record

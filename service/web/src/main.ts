@@ -71,6 +71,8 @@ let cursor = 0;
 /** The record the line was loaded from, for Review. */
 let record = "";
 let reviewed: MoveReview[] = [];
+/** The review's least loss judged an inaccuracy (sent with every update). */
+let inaccuracy = 0;
 /** The legal moves of what is shown, and the names picked so far. */
 let candidates: Candidate[] = [];
 let picked: string[] = [];
@@ -452,6 +454,7 @@ ui.review.onclick = act(async () => {
   ui.summary.textContent = "reviewing…";
   const movetimeMs = Math.round(1000 * Math.max(0.1, Number(ui.seconds.value) || 1) / 5);
   for await (const update of engine.review({ record, limits: { movetimeMs } }, { signal: controller.signal })) {
+    inaccuracy = update.inaccuracy;
     if (update.move) {
       reviewed.push(update.move);
       ui.summary.textContent = `reviewing… ${reviewed.length}/${update.moves}`;
@@ -529,7 +532,7 @@ function drawChart() {
     const [[x0, from], [x1, to]] = [points[i - 1], points[i]];
     const own = x0 === x1;
     const m = reviewed[x0];
-    const unexplained = !own && from - to >= 0.1 && m?.mover !== Side.ONE && !GLYPH[m?.judgement ?? Judgement.GOOD];
+    const unexplained = !own && from - to >= inaccuracy && m?.mover !== Side.ONE && !GLYPH[m?.judgement ?? Judgement.GOOD];
     if ((own && Math.abs(from - to) > 1e-9) || unexplained) {
       add("line", { x1: x(x0), x2: x(x1), y1: y(from), y2: y(to), class: "noise" },
         `${from.toFixed(2)} → ${to.toFixed(2)}: ${own ? "two searches, not a move" : "the other side's move, better than expected"}`);
