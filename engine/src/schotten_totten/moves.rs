@@ -745,10 +745,9 @@ fn room_of(board: &Board) -> (u16, u16) {
     let me = board.to_move;
     let (mut room, mut completing) = (0, 0);
     for (i, st) in board.stones.iter().enumerate() {
-        let (held, required) = (st.sides[me.index()].len(), st.required());
-        if st.claimed.is_none() && held < required {
+        if st.has_room(me) {
             room |= 1 << i;
-            if held + 1 == required {
+            if st.sides[me.index()].len() + 1 == st.required() {
                 completing |= 1 << i;
             }
         }
