@@ -200,9 +200,9 @@ def kept_rows(text):
     """The match table's rows now in `text`, by (game, variant)."""
     section = text[text.index("<!-- matches:begin -->"):text.index("<!-- matches:end -->")]
     rows = {}
+    width = len(MATCH_HEAD[0].strip("|").split("|"))
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        width = len(MATCH_HEAD[0].strip("|").split("|"))
         if line.startswith("| ") and len(cells) == width and cells[0] not in ("game", "---"):
             rows[(cells[0], cells[1])] = line
     return rows
