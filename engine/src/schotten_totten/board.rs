@@ -101,6 +101,11 @@ impl Stone {
         self.sides[p.index()].len() >= self.required()
     }
 
+    /// Whether `p`'s next card completes its side (one card short).
+    pub(crate) fn one_short(&self, p: Player) -> bool {
+        self.sides[p.index()].len() + 1 == self.required()
+    }
+
     /// Whether `p` may add a card here (unclaimed, side not full).
     pub fn has_room(&self, p: Player) -> bool {
         self.claimed.is_none() && self.sides[p.index()].len() < self.required()

@@ -533,7 +533,7 @@ impl<'a> ClaimsAfter<'a> {
         let me = self.board.to_move;
         let st = &self.board.stones[stone as usize];
         // Only a combat mode or a side's last card can make the stone claimable.
-        let completes = card.is_combat_mode() || st.sides[me.index()].len() + 1 >= st.required();
+        let completes = card.is_combat_mode() || st.one_short(me);
         let bit = 1u16 << stone;
         if !completes && self.known & 1 << card.id() != 0 {
             return self.untouched[card.id() as usize] & !bit;
@@ -747,7 +747,7 @@ fn room_of(board: &Board) -> (u16, u16) {
     for (i, st) in board.stones.iter().enumerate() {
         if st.has_room(me) {
             room |= 1 << i;
-            if st.sides[me.index()].len() + 1 == st.required() {
+            if st.one_short(me) {
                 completing |= 1 << i;
             }
         }
