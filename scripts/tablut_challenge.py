@@ -3,7 +3,7 @@
 
     cargo build --release -p caber-cli --bin caber
     python3 scripts/tablut_challenge.py --server-repo CLONE --opponent-repo CLONE \
-        [--games-per-color N] [--out DIR] [-- CABER_SEARCH_OPTIONS...]
+        [--games-per-color N] [--colors white,black] [--out DIR] [-- CABER_SEARCH_OPTIONS...]
 
 CLONE paths are the user's clones, outside this repository, of
 AGalassi/TablutCompetition (the server) and albe873/tablut.cpp (the
@@ -15,9 +15,9 @@ Each game starts a fresh server (`-t --server-timeout`, Ashton rules) in its
 own directory (the server writes its logs there), the opponent
 (`Player1 COLOR --server-timeout`, which keeps 4 s of it back: 1 s a move at
 -t 5) and `caber tablut-challenge --movetime --caber-movetime` in the other
-colour, alternating the colours until each colour has --games-per-color
-distinct games (a game repeated move for move counts once; at most
---max-games-per-color games each). Every game's record is kept in --out.
+colour, alternating the colours of --colors (both, or one) until each has
+--games-per-color distinct games (a game repeated move for move counts once;
+at most --max-games-per-color games each). Every game's record is kept in --out.
 Prints one line per game and a summary (per colour: the distinct games and
 the lines, games sharing their first --line-plies plies, each line scored
 by its games' mean); writes --out/summary.json.
@@ -142,6 +142,8 @@ def main():
     parser.add_argument("--opponent-table", type=int, default=16 * 1024 * 1024,
                         help="entries of the opponent's transposition table (0: its own default, 200 M, "
                              "which takes more than -t 5 to fill on its first move on a small machine)")
+    parser.add_argument("--colors", default="white,black",
+                        help="Caber's colours, alternating (white, black or both, comma-separated)")
     parser.add_argument("--line-plies", type=int, default=8,
                         help="games sharing this many first plies are one line in the summary")
     parser.add_argument("--game-timeout", type=int, default=1800, help="the longest game, in seconds")
@@ -149,6 +151,9 @@ def main():
     parser.add_argument("--caber", default=CABER, help="the caber binary (default: the release build)")
     parser.add_argument("caber_options", nargs="*", help="more options of caber tablut-challenge")
     args = parser.parse_args()
+    colors = [c.strip() for c in args.colors.split(",")]
+    if not colors or any(c not in ("white", "black") for c in colors) or len(set(colors)) != len(colors):
+        sys.exit(f"--colors {args.colors!r}: white, black or white,black")
     if not os.path.exists(args.caber):
         sys.exit("build caber first: cargo build --release -p caber-cli --bin caber")
     build = os.path.join(args.out, "build")
@@ -162,7 +167,7 @@ def main():
     # Colours alternate until each has --games-per-color distinct games; a
     # colour that has them sits out; at most --max-games-per-color each.
     while True:
-        wanted = [c for c in ("white", "black")
+        wanted = [c for c in colors
                   if counted[c] < args.games_per_color
                   and sum(g["caber"] == c for g in games) < args.max_games_per_color]
         if not wanted:
@@ -186,7 +191,7 @@ def main():
                "caber": git_commit(ROOT), "server_timeout": args.server_timeout,
                "opponent_table": args.opponent_table,
                "caber_options": caber_options, "games": games}
-    for color in ("white", "black"):
+    for color in colors:
         distinct = [g for g in games if g["caber"] == color and not g["repeated"] and g["score"] is not None]
         points = sum(g["score"] for g in distinct)
         # Games that share their first --line-plies plies are one line: a
