@@ -152,7 +152,7 @@ def main():
     parser.add_argument("caber_options", nargs="*", help="more options of caber tablut-challenge")
     args = parser.parse_args()
     colors = [c.strip() for c in args.colors.split(",")]
-    if not colors or any(c not in ("white", "black") for c in colors) or len(set(colors)) != len(colors):
+    if any(c not in ("white", "black") for c in colors) or len(set(colors)) != len(colors):
         sys.exit(f"--colors {args.colors!r}: white, black or white,black")
     if not os.path.exists(args.caber):
         sys.exit("build caber first: cargo build --release -p caber-cli --bin caber")
