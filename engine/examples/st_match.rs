@@ -12,8 +12,10 @@
 //! (default both), `--seed S` (first deal seed, default 0), and
 //! `--clairvoyant`: the same search and policy shown the referee's full
 //! state (both hands, both decks in order) instead of the player's view, a
-//! ceiling for what knowing more could gain. Prints wins/losses/draws of
-//! ISMCTS and the time per move.
+//! ceiling for what knowing more could gain; or `--sees-hand`: the
+//! player's view with the opponent's hand shown (the decks still unknown),
+//! a ceiling for what inferring that hand from its plays could gain. Prints
+//! wins/losses/draws of ISMCTS and the time per move.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -24,7 +26,7 @@ use caber_engine::matches::play_match_seeing;
 use caber_engine::played::Played;
 use caber_engine::schotten_totten::players::{greedy_player, ismcts_player, random_player};
 use caber_engine::schotten_totten::search::Policy;
-use caber_engine::schotten_totten::{FullState, Move, Variant, View};
+use caber_engine::schotten_totten::{FullState, Move, Variant, View, ViewHand};
 use caber_engine::search::ismcts::{self, Ismcts};
 use caber_engine::search::{Limits, Searcher};
 use rand::Rng;
@@ -94,6 +96,18 @@ impl ismcts::Policy<Clairvoyant> for SeeingPolicy {
     }
 }
 
+/// The side to move's view with the opponent's whole hand known.
+fn seeing_hand(s: &FullState) -> View {
+    let me = s.board().to_move;
+    let opp = me.opponent();
+    let mut setup = s.view(me).setup();
+    setup.hands[opp.index()] = ViewHand {
+        known: s.hand(opp),
+        unknown: 0,
+    };
+    View::from_setup(s.board().variant, &setup).expect("a view the referee's state allows")
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let opt = |name: &str, default: &str| -> String {
@@ -124,6 +138,7 @@ fn main() {
         .any(|a| a == "--movetime")
         .then(|| Duration::from_millis(number("--movetime", "1000")));
     let clairvoyant = args.iter().any(|a| a == "--clairvoyant");
+    let sees_hand = args.iter().any(|a| a == "--sees-hand");
     let first_seed = number("--seed", "0");
     let opponents: &[&str] = match opt("--opponent", "both").as_str() {
         "greedy" => &["greedy"],
@@ -140,6 +155,8 @@ fn main() {
     };
     let name = if clairvoyant {
         "clairvoyant ismcts"
+    } else if sees_hand {
+        "hand-seeing ismcts"
     } else {
         "ismcts"
     };
@@ -173,6 +190,8 @@ fn main() {
                     let report =
                         Ismcts::new(SeeingPolicy).search(&root, &limits, &stop, &mut |_| {});
                     report.best_move().copied()
+                } else if sees_hand {
+                    ismcts_player(&seeing_hand(s.position()), &limits)
                 } else {
                     ismcts_player(&s.position().view(s.side_to_move()), &limits)
                 }
