@@ -41,13 +41,6 @@ const BOUND_EXACT: u8 = 3;
 /// No best move stored.
 pub(crate) const NO_MOVE: u16 = u16::MAX;
 
-/// One 16-byte slot: the packed entry, and the key XOR the packed entry.
-#[derive(Debug, Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
 /// An entry as stored: value, move, depth, and the bound in the low two
 /// bits of `flags` (0: empty) with the search generation above.
 #[derive(Clone, Copy, Debug)]
@@ -91,19 +84,33 @@ pub(crate) struct Entry {
 
 /// The table: one slot per index, replacement preferring deep and recent
 /// entries; probed and written through `&self` by every thread of a search.
+/// A slot is two words, the key XOR the packed entry, then the entry.
 pub(crate) struct TranspositionTable {
-    slots: Vec<Slot>,
+    words: Box<[AtomicU64]>,
     generation: u8,
     /// The size asked for, in MB.
     megabytes: usize,
 }
 
+/// The bytes of one slot.
+const SLOT_BYTES: usize = 16;
+
 impl TranspositionTable {
-    /// A table using about `megabytes` MB (at least one slot).
+    /// A table using about `megabytes` MB (at least one slot), or the
+    /// largest half of it the system gives. Its memory comes zeroed and
+    /// untouched, so a large table is made at once and costs pages only as
+    /// the search fills them.
     pub(crate) fn new(megabytes: usize) -> Self {
-        let count = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Slot>()).max(1);
+        let mut slots = (megabytes.saturating_mul(1 << 20) / SLOT_BYTES).max(1);
+        let words = loop {
+            match bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(2 * slots) {
+                Ok(words) => break words,
+                Err(()) if slots > 1 => slots /= 2,
+                Err(()) => std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u64; 2]>()),
+            }
+        };
         TranspositionTable {
-            slots: (0..count).map(|_| Slot::default()).collect(),
+            words,
             generation: 0,
             megabytes,
         }
@@ -114,12 +121,11 @@ impl TranspositionTable {
         self.megabytes
     }
 
-    /// Empties the table.
+    /// Empties the table (a fresh zeroed one: no page of the old is touched).
     pub(crate) fn clear(&mut self) {
-        for slot in &mut self.slots {
-            *slot = Slot::default();
-        }
-        self.generation = 0;
+        let megabytes = self.megabytes;
+        self.words = Box::new([]);
+        *self = TranspositionTable::new(megabytes);
     }
 
     /// Starts a new search: older entries become preferred for replacement.
@@ -127,17 +133,20 @@ impl TranspositionTable {
         self.generation = (self.generation + 1) & 0x3f;
     }
 
+    /// The slot of `key`: its check word and its data word.
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> (&AtomicU64, &AtomicU64) {
+        let slots = self.words.len() / 2;
+        let i = ((key as u128 * slots as u128) >> 64) as usize;
+        (&self.words[2 * i], &self.words[2 * i + 1])
     }
 
     /// The packed entry stored for `key`, if any.
     #[inline]
     fn load(&self, key: u64) -> Option<Packed> {
-        let slot = &self.slots[self.index(key)];
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
+        let (check, data) = self.slot(key);
+        let data = data.load(Ordering::Relaxed);
+        let check = check.load(Ordering::Relaxed);
         let packed = Packed::from_bits(data);
         (check ^ data == key && packed.flags & 3 != BOUND_NONE).then_some(packed)
     }
@@ -163,11 +172,11 @@ impl TranspositionTable {
     #[inline]
     pub(crate) fn store(&self, key: u64, ply: u32, depth: u32, bound: Bound, value: i32, mv: u16) {
         let generation = self.generation;
-        let slot = &self.slots[self.index(key)];
-        let data = slot.data.load(Ordering::Relaxed);
+        let (check, slot) = self.slot(key);
+        let data = slot.load(Ordering::Relaxed);
         let old = Packed::from_bits(data);
         let empty = old.flags & 3 == BOUND_NONE;
-        let same = !empty && slot.check.load(Ordering::Relaxed) ^ data == key;
+        let same = !empty && check.load(Ordering::Relaxed) ^ data == key;
         let stale = old.flags >> 2 != generation;
         let depth = depth.min(u32::from(u8::MAX)) as u8;
         if !(empty || stale || same || depth >= old.depth || bound == Bound::Exact) {
@@ -187,8 +196,8 @@ impl TranspositionTable {
             flags: (generation << 2) | bound_bits,
         }
         .to_bits();
-        slot.data.store(data, Ordering::Relaxed);
-        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.store(data, Ordering::Relaxed);
+        check.store(key ^ data, Ordering::Relaxed);
     }
 }
 
