@@ -118,11 +118,11 @@ async fn remote(url: &str, target: &Target) -> anyhow::Result<Channel> {
 }
 
 /// Starts the service in this process; each connection is an in-memory pipe.
-/// Its searches have no server maximum (`Caps::NONE`): the user of this
-/// process asks for the search and stops it.
+/// Its searches have no server maximum of time (`Caps::in_process`): the
+/// user of this process asks for the search and stops it.
 async fn in_process() -> anyhow::Result<Channel> {
     let (connections, incoming) = mpsc::channel::<io::Result<tokio::io::DuplexStream>>(1);
-    let runner = SearchRunner::new(SearchPool::for_this_machine(), Caps::NONE);
+    let runner = SearchRunner::new(SearchPool::for_this_machine(), Caps::in_process());
     tokio::spawn(
         caber_service::router(EngineService::with_runner(runner))
             .serve_with_incoming(ReceiverStream::new(incoming)),

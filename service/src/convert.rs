@@ -162,6 +162,7 @@ fn clamp(c: &Clamp) -> proto::Clamp {
         Limit::Nodes => proto::Limit::Nodes,
         Limit::HashMb => proto::Limit::HashMb,
         Limit::Threads => proto::Limit::Threads,
+        Limit::TreeNodes => proto::Limit::TreeNodes,
     };
     proto::Clamp {
         limit: limit as i32,
@@ -189,6 +190,7 @@ fn budget_change(b: &BudgetChange) -> proto::BudgetChange {
 
 /// How a search went, with the server's notes on its budget.
 pub fn stats(info: &Info<String>, notes: &Notes) -> proto::SearchStats {
+    let notes = &notes.after(info);
     proto::SearchStats {
         depth: info.depth,
         seldepth: info.seldepth,

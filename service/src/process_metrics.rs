@@ -1,12 +1,41 @@
 //! The process's own metrics, named as Prometheus' client libraries name
 //! them (`process_cpu_seconds_total`, ...), read from `/proc` on Linux (and
-//! left out elsewhere), and the build's version.
+//! left out elsewhere), the build's version, and the memory the process may
+//! use at most.
 
 use std::fmt::Write;
 
 /// `/proc` reports CPU times in clock ticks of this many per second (the
 /// kernel's fixed `USER_HZ`).
 const TICKS_PER_SECOND: f64 = 100.0;
+
+/// The memory this process may use at most, in bytes: the machine's, or
+/// its cgroup's limit (a container's `memory.max`) when lower; `None` where
+/// neither can be read.
+pub fn memory_limit() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let total = meminfo.as_deref().and_then(mem_total);
+    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|m| m.trim().parse::<u64>().ok());
+    match (total, cgroup) {
+        (Some(t), Some(c)) => Some(t.min(c)),
+        (t, c) => t.or(c),
+    }
+}
+
+/// `MemTotal` of `/proc/meminfo`, in bytes.
+fn mem_total(meminfo: &str) -> Option<u64> {
+    let kb = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse::<u64>()
+        .ok()?;
+    kb.checked_mul(1024)
+}
 
 /// What `/proc` tells about this process.
 #[derive(Debug, PartialEq)]
@@ -140,6 +169,15 @@ pub fn render(out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_machines_memory_is_read_from_meminfo() {
+        let meminfo = "MemTotal:       24576000 kB\nMemFree:         1000 kB\n";
+        assert_eq!(mem_total(meminfo), Some(24_576_000 * 1024));
+        assert_eq!(mem_total("MemFree: 1 kB\n"), None);
+        #[cfg(target_os = "linux")]
+        assert!(memory_limit().is_some_and(|m| m > 1 << 20));
+    }
 
     #[test]
     fn proc_files_are_read() {

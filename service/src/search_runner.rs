@@ -15,13 +15,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use caber_engine::search::{Info, Limits};
+use caber_engine::search::{Info, Limits, DEFAULT_TREE_MB};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
 
 use crate::kept_tables::KeptTables;
 use crate::metrics;
 use crate::pool::{Bound, Refused, SearchPool};
+use crate::process_metrics;
 use crate::proto;
 
 /// A search ready to run off the async runtime (a game's adapter makes it):
@@ -76,16 +77,22 @@ pub const DEFAULT_MAX_TABLE_MB: usize = 64;
 pub const DEFAULT_KEPT_TABLES: usize = 4;
 
 impl Caps {
-    /// No maximum: for a service that only its own process calls (the
-    /// in-process engine of `caber`), whose user stops a long search.
-    pub const NONE: Caps = Caps {
-        max_movetime: Duration::MAX,
-        max_nodes: 0,
-        max_threads: caber_engine::search::alphabeta::MAX_THREADS,
-        max_review: Duration::MAX,
-        max_table_mb: usize::MAX,
-        kept_tables: DEFAULT_KEPT_TABLES,
-    };
+    /// For a service that only its own process calls (the in-process engine
+    /// of `caber`), whose user stops a long search: no maximum on time,
+    /// nodes or threads; a table or tree of at most half this machine's
+    /// memory (or its container's), so that an impossible size is lowered
+    /// and said, not an abort.
+    pub fn in_process() -> Caps {
+        let memory_mb = process_metrics::memory_limit().map_or(usize::MAX, |b| (b >> 20) as usize);
+        Caps {
+            max_movetime: Duration::MAX,
+            max_nodes: 0,
+            max_threads: caber_engine::search::alphabeta::MAX_THREADS,
+            max_review: Duration::MAX,
+            max_table_mb: (memory_mb / 2).max(1),
+            kept_tables: DEFAULT_KEPT_TABLES,
+        }
+    }
 }
 
 impl Default for Caps {
@@ -148,6 +155,9 @@ pub enum Limit {
     HashMb,
     /// The threads of one search.
     Threads,
+    /// The nodes of a Monte Carlo tree, which stopped growing at its memory
+    /// limit (the search's hash): asked, the nodes it would have had.
+    TreeNodes,
 }
 
 /// Why the server set or shortened a search's movetime.
@@ -169,6 +179,12 @@ impl std::fmt::Display for Clamp {
             Limit::Nodes => write!(f, "nodes lowered to the server maximum of {given}"),
             Limit::HashMb => write!(f, "hash lowered to the server maximum of {given} MB"),
             Limit::Threads => write!(f, "threads lowered to the server maximum of {given}"),
+            Limit::TreeNodes => write!(
+                f,
+                "the tree stopped growing at {given} nodes, its memory limit (hash); \
+                 later playouts refined it ({} nodes wanted)",
+                self.asked
+            ),
         }
     }
 }
@@ -197,6 +213,18 @@ impl std::fmt::Display for BudgetChange {
 }
 
 impl Notes {
+    /// These notes with what the search itself reports: a Monte Carlo tree
+    /// that reached its memory limit.
+    pub fn after(&self, info: &Info<String>) -> Notes {
+        let mut notes = self.clone();
+        notes.clamps.extend(info.full_tree.map(|full| Clamp {
+            limit: Limit::TreeNodes,
+            asked: full.wanted,
+            given: full.nodes,
+        }));
+        notes
+    }
+
     /// The clamps in prose (empty: the search got what was asked).
     pub fn clamped(&self) -> String {
         listed(&self.clamps)
@@ -516,6 +544,10 @@ pub fn plan(
             given: caps.max_nodes,
         });
     }
+    if limits.table_mb == 0 && caps.max_table_mb < DEFAULT_TREE_MB {
+        // No size asked: the searcher's default, unless the cap is smaller.
+        limits.table_mb = caps.max_table_mb;
+    }
     if limits.table_mb > caps.max_table_mb {
         clamps.push(Clamp {
             limit: Limit::HashMb,
@@ -772,18 +804,33 @@ mod tests {
     }
 
     #[test]
-    fn without_caps_a_long_search_keeps_its_limits() {
+    fn in_process_a_long_search_keeps_its_limits_but_not_an_impossible_table() {
+        let caps = Caps::in_process();
         let asked = Limits {
             movetime: Some(Duration::from_secs(7200)),
             nodes: Some(u64::MAX),
             ..Limits::default()
         };
-        let (limits, note) = planned(Some(asked.clone()), None, Caps::NONE);
+        let (limits, note) = planned(Some(asked.clone()), None, caps);
         assert_eq!(limits.movetime, Some(Duration::from_secs(7200)));
         assert_eq!(limits.nodes, Some(u64::MAX));
         assert_eq!(note, Notes::default());
+        // A table of a petabyte is lowered to half the machine's memory.
+        let huge = Limits {
+            table_mb: 1 << 30,
+            ..asked.clone()
+        };
+        let (limits, note) = planned(Some(huge), None, caps);
+        assert!(limits.table_mb < 1 << 30 && limits.table_mb >= 1);
+        assert_eq!(
+            note.clamped(),
+            format!(
+                "hash lowered to the server maximum of {} MB",
+                limits.table_mb
+            )
+        );
         // The call's deadline still applies.
-        let (limits, note) = planned(Some(asked), Some(Duration::from_secs(10)), Caps::NONE);
+        let (limits, note) = planned(Some(asked), Some(Duration::from_secs(10)), caps);
         assert_eq!(limits.movetime, Some(Duration::from_secs(9)));
         assert_eq!(
             note.budget(),

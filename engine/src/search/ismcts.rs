@@ -9,7 +9,9 @@
 //! scores the state reached with the policy's leaf value, or the result when
 //! the game is over. Only the root is read, so two positions that look the
 //! same to the viewer get the same answers; with a fixed `Limits::seed` and an
-//! iteration budget (`Limits::nodes`) the search is deterministic.
+//! iteration budget (`Limits::nodes`) the search is deterministic. The tree
+//! takes at most `Limits::table_mb`; once full it stops growing
+//! and the report's `full_tree` says so.
 
 use std::sync::atomic::AtomicBool;
 
@@ -17,6 +19,7 @@ use rand::Rng;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::arena::Arena;
 use super::clock::Clock;
 use super::ordering::move_key;
 use super::{Info, Limits, Line, Score, Searcher};
@@ -168,7 +171,8 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(limits.seed);
-    let mut tree = vec![Node {
+    let mut tree = Arena::new(limits);
+    let rooted = tree.push(Node {
         mv: None,
         player: me.opponent(),
         children: Vec::new(),
@@ -176,7 +180,10 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
         avail: 0,
         reward: 0.0,
         prior: 0.0,
-    }];
+    });
+    if rooted.is_none() {
+        return (info, mean);
+    }
     let mut history = History::new();
     let mut priors = Vec::new();
     while clock.tick() {
@@ -187,6 +194,7 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
         let mut path = vec![0usize];
         // Without a candidate (a side with no legal move) the walk is stuck.
         let mut stuck = false;
+        let mut refused = false;
         // Selection and expansion.
         while history.settled(&s).is_none() {
             let cands = policy.candidates(&s);
@@ -209,7 +217,8 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
             let mover = s.side_to_move();
             // Progressive widening: a node opens new moves as its visits grow.
             let widen = 2 + (1.5 * (tree[node].visits as f64).sqrt()) as usize;
-            if !unexpanded.is_empty() && (avail.len() < widen || avail.is_empty()) {
+            // After a refusal the walk adds nothing deeper: the tree is full.
+            if !refused && !unexpanded.is_empty() && (avail.len() < widen || avail.is_empty()) {
                 // Expand the most promising new move (ties at random).
                 priors.clear();
                 policy.priors(&s, &unexpanded, &mut priors);
@@ -219,22 +228,20 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
                     .map(|(m, &p)| (*m, p + rng.random_range(0.0..0.01)))
                     .max_by(|a, b| a.1.total_cmp(&b.1))
                     .expect("not empty");
-                tree.push(Node {
-                    mv: Some(m),
-                    player: mover,
-                    children: Vec::new(),
-                    visits: 0,
-                    avail: 1,
-                    reward: 0.0,
-                    prior: p,
-                });
-                let id = tree.len() - 1;
-                tree[node].children.push((move_key(&m), id));
-                let child = s.play_unchecked(&m);
-                history.enter(&s, &child);
-                s = child;
-                path.push(id);
-                break;
+                if let Some(id) = expand(&mut tree, node, m, mover, p) {
+                    let child = s.play_unchecked(&m);
+                    history.enter(&s, &child);
+                    s = child;
+                    path.push(id);
+                    break;
+                }
+                // No room: on through the children it has, or a rollout
+                // from here; the node this walk wanted counted once.
+                refused = true;
+                tree.refuse();
+                if avail.is_empty() {
+                    break;
+                }
             }
             let Some(&c) = avail.iter().max_by(|&&a, &&b| {
                 let ucb = |n: &Node<I::Move>| {
@@ -296,12 +303,14 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
             fill_lines(&tree, limits.multipv, &mut info);
             info.depth = info.lines.first().map_or(0, |l| l.moves.len() as u32);
             info.elapsed = clock.elapsed();
+            info.full_tree = tree.full();
             progress(&info);
         }
     }
     info.stopped = clock.stopped();
     info.nodes = clock.nodes();
     info.iterations = clock.nodes();
+    info.full_tree = tree.full();
     fill_lines(&tree, limits.multipv, &mut info);
     if info.lines.is_empty() {
         if let Some(&m) = root_moves.first() {
@@ -317,7 +326,42 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
     (info, mean)
 }
 
-fn fill_lines<M: Copy>(tree: &[Node<M>], multipv: usize, info: &mut Info<M>) {
+/// Adds the node of `m` (played by `player`, with prior `prior`) under
+/// `parent` if the tree has room for it and its place among the parent's
+/// children; its index.
+fn expand<M: Copy + std::hash::Hash>(
+    tree: &mut Arena<Node<M>>,
+    parent: usize,
+    m: M,
+    player: Player,
+    prior: f64,
+) -> Option<usize> {
+    if !tree.has_room() {
+        return None;
+    }
+    let children = &tree[parent].children;
+    let (len, capacity) = (children.len(), children.capacity());
+    if len == capacity {
+        let grown = (2 * capacity).max(4);
+        if !tree.take((grown - capacity) * std::mem::size_of::<(u64, usize)>()) {
+            return None;
+        }
+        tree[parent].children.reserve_exact(grown - len);
+    }
+    let id = tree.push(Node {
+        mv: Some(m),
+        player,
+        children: Vec::new(),
+        visits: 0,
+        avail: 1,
+        reward: 0.0,
+        prior,
+    })?;
+    tree[parent].children.push((move_key(&m), id));
+    Some(id)
+}
+
+fn fill_lines<M: Copy>(tree: &Arena<Node<M>>, multipv: usize, info: &mut Info<M>) {
     let mut kids: Vec<usize> = tree[0].children.iter().map(|&(_, c)| c).collect();
     kids.sort_by(|&a, &b| tree[b].visits.cmp(&tree[a].visits));
     info.lines = kids

@@ -9,17 +9,19 @@
 //! a node budget and no time limit is deterministic.
 //!
 //! Budgets: `limits.nodes` counts iterations (playouts), `limits.movetime` and
-//! the stop flag apply as usual; `limits.depth` is not used. The report gives
+//! the stop flag apply as usual; `limits.depth` is not used. The tree takes at
+//! most `limits.table_mb`; once full it stops growing, later
+//! iterations refine it, and the report's `full_tree` says so. The report gives
 //! the iteration count as `iterations` and `nodes`, the length of the
 //! principal variation (the most visited line) as `depth`, the most visited
 //! root moves as lines with their visit counts, and a score from the win rate.
 
 use std::sync::atomic::AtomicBool;
 
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::arena::Arena;
 use super::clock::Clock;
 use super::{Info, Limits, Line, Score, Searcher};
 use crate::eval::Evaluator;
@@ -31,21 +33,57 @@ use crate::played::Played;
 pub const PLAYOUT_LIMIT: u32 = 512;
 /// The UCB1 exploration constant.
 const EXPLORATION: f64 = std::f64::consts::SQRT_2;
-/// The tree stops growing at this many nodes (iterations then only refine it).
-const MAX_TREE_NODES: usize = 1 << 22;
 
-/// One tree node: the position reached by `mv` from the parent.
+/// One tree node: the position reached by `mv` from the parent. Its
+/// children are a list through `first_child` and `next_sibling`, in the
+/// order they were added; its unexpanded moves are not stored but drawn
+/// again from its move generation ([`unexpanded_move`]), so that a node
+/// takes the same few bytes however many moves its position has.
 struct Node<M> {
     mv: Option<M>,
-    parent: usize,
-    children: Vec<usize>,
-    /// Legal moves not yet expanded (in random order); `None` until first visited.
-    untried: Option<Vec<M>>,
     /// Who played `mv` (the parent's side to move).
     mover: Player,
+    /// The parent's index ([`NONE`] for the root).
+    parent: u32,
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
+    /// Legal moves not yet expanded; [`NONE`] until the node is first visited.
+    untried: u32,
+    /// The seed of the random order in which its moves are expanded.
+    order: u64,
     visits: u64,
     /// Sum of rewards (1 win, 0.5 draw, 0 loss) for `mover`.
     reward: f64,
+}
+
+/// No node (a root's parent, a missing child), or moves not yet listed.
+const NONE: u32 = u32::MAX;
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>, mover: Player, parent: u32) -> Self {
+        Node {
+            mv,
+            mover,
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            untried: NONE,
+            order: 0,
+            visits: 0,
+            reward: 0.0,
+        }
+    }
+}
+
+/// The children of `node`, in the order they were added.
+fn children<M>(tree: &Arena<Node<M>>, node: usize) -> impl Iterator<Item = usize> + '_ {
+    let first = tree[node].first_child;
+    std::iter::successors((first != NONE).then_some(first as usize), move |&c| {
+        let next = tree[c].next_sibling;
+        (next != NONE).then_some(next as usize)
+    })
 }
 
 /// How a playout picks the next move.
@@ -130,21 +168,16 @@ fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
     let base = path.len();
     let mut clock = Clock::per_playout(limits, stop);
     let mut rng = ChaCha8Rng::seed_from_u64(limits.seed);
-    let mut tree = vec![Node {
-        mv: None,
-        parent: usize::MAX,
-        children: Vec::new(),
-        untried: None,
-        mover: pos.side_to_move().opponent(),
-        visits: 0,
-        reward: 0.0,
-    }];
+    let mut tree = Arena::new(limits);
     let mut buffer = Vec::new();
+    let has_moves = tree
+        .push(Node::new(None, pos.side_to_move().opponent(), NONE))
+        .is_some()
+        && root.outcome().is_none();
     let mut seldepth = 0;
-    let has_moves = root.outcome().is_none();
     while has_moves && clock.tick() {
         path.truncate(base);
-        let (leaf, reached, depth) = descend(pos, &mut tree, &mut path, &mut rng);
+        let (leaf, reached, depth) = descend(pos, &mut tree, &mut path, &mut rng, &mut buffer);
         seldepth = seldepth.max(depth);
         let white_reward = play_out(
             reached,
@@ -154,9 +187,9 @@ fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
             &mut rng,
             &mut buffer,
         );
-        let mut node = leaf;
-        while node != usize::MAX {
-            let n = &mut tree[node];
+        let mut node = leaf as u32;
+        while node != NONE {
+            let n = &mut tree[node as usize];
             n.visits += 1;
             n.reward += match n.mover {
                 Player::One => white_reward,
@@ -186,59 +219,64 @@ fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
     info
 }
 
-/// Selects down the tree by UCB1 and expands one node; returns the new (or
-/// terminal) node, its position and its depth. `path` follows the walk.
+/// Selects down the tree by UCB1 and expands one node if the tree has room;
+/// returns the new (or terminal, or unexpanded) node, its position and its
+/// depth. `path` follows the walk; `buffer` is room to list moves in.
 fn descend<G: Game>(
     root: &G,
-    tree: &mut Vec<Node<G::Move>>,
+    tree: &mut Arena<Node<G::Move>>,
     path: &mut History,
     rng: &mut ChaCha8Rng,
+    buffer: &mut Vec<G::Move>,
 ) -> (usize, G, u32) {
     let mut node = 0;
     let mut pos = root.clone();
     let mut depth = 0;
+    // The node this walk would have added, counted once however deep it goes.
+    let mut refused = false;
     loop {
-        if tree[node].untried.is_none() {
-            let mut moves = Vec::new();
-            let _ = path.turn(&pos, &mut moves);
-            moves.shuffle(rng);
-            tree[node].untried = Some(moves);
+        if tree[node].untried == NONE {
+            let _ = path.turn(&pos, buffer);
+            tree[node].untried = buffer.len() as u32;
+            tree[node].order = rng.next_u64();
         }
-        let room = tree.len() < MAX_TREE_NODES;
-        if let Some(mv) = room
-            .then(|| tree[node].untried.as_mut().and_then(Vec::pop))
-            .flatten()
-        {
-            let child = pos.play_unchecked(&mv);
-            path.enter(&pos, &child);
-            let id = tree.len();
-            tree.push(Node {
-                mv: Some(mv),
-                parent: node,
-                children: Vec::new(),
-                untried: None,
-                mover: pos.side_to_move(),
-                visits: 0,
-                reward: 0.0,
-            });
-            tree[node].children.push(id);
-            return (id, child, depth + 1);
-        }
-        if tree[node].children.is_empty() {
-            return (node, pos, depth);
+        if tree[node].untried > 0 {
+            if tree.has_room() && tree.len() < NONE as usize {
+                let mv = unexpanded_move(&pos, path, &tree[node], buffer);
+                let id = tree
+                    .push(Node::new(Some(mv), pos.side_to_move(), node as u32))
+                    .expect("has_room said a node fits");
+                let parent = &mut tree[node];
+                parent.untried -= 1;
+                let last = std::mem::replace(&mut parent.last_child, id as u32);
+                if last == NONE {
+                    parent.first_child = id as u32;
+                } else {
+                    tree[last as usize].next_sibling = id as u32;
+                }
+                let child = pos.play_unchecked(&mv);
+                path.enter(&pos, &child);
+                return (id, child, depth + 1);
+            }
+            if !std::mem::replace(&mut refused, true) {
+                tree.refuse();
+            }
         }
         let log_n = (tree[node].visits.max(1) as f64).ln();
-        let mut best = tree[node].children[0];
+        let mut best = None;
         let mut best_ucb = f64::NEG_INFINITY;
-        for &c in &tree[node].children {
+        for c in children(tree, node) {
             let child = &tree[c];
             let visits = child.visits.max(1) as f64;
             let ucb = child.reward / visits + EXPLORATION * (log_n / visits).sqrt();
             if ucb > best_ucb {
                 best_ucb = ucb;
-                best = c;
+                best = Some(c);
             }
         }
+        let Some(best) = best else {
+            return (node, pos, depth);
+        };
         let mv = tree[best].mv.as_ref().expect("non-root nodes have a move");
         let child = pos.play_unchecked(mv);
         path.enter(&pos, &child);
@@ -246,6 +284,26 @@ fn descend<G: Game>(
         node = best;
         depth += 1;
     }
+}
+
+/// The next move of `node` (at `pos`) to expand: its moves listed again
+/// into `buffer`, in the random order its seed fixes (a Fisher-Yates
+/// shuffle from the end, run only as far as the moves expanded so far).
+fn unexpanded_move<G: Game>(
+    pos: &G,
+    path: &History,
+    node: &Node<G::Move>,
+    buffer: &mut Vec<G::Move>,
+) -> G::Move {
+    let _ = path.turn(pos, buffer);
+    let n = buffer.len();
+    let next = node.untried as usize - 1;
+    let mut order = ChaCha8Rng::seed_from_u64(node.order);
+    for i in (next..n).rev() {
+        let j = order.random_range(0..=i);
+        buffer.swap(i, j);
+    }
+    buffer[next]
 }
 
 /// Plays the policy's moves to the end; returns the reward of `Player::One`.
@@ -278,17 +336,12 @@ fn play_out<G: Game, E: Evaluator<G>, P: Playout<G>>(
 
 /// The report: the most visited root moves (best first) with their lines.
 fn report<M: Clone>(
-    tree: &[Node<M>],
+    tree: &Arena<Node<M>>,
     limits: &Limits,
     clock: &Clock<'_>,
     seldepth: u32,
 ) -> Info<M> {
-    let mut roots: Vec<usize> = tree[0]
-        .children
-        .iter()
-        .copied()
-        .filter(|&c| tree[c].visits > 0)
-        .collect();
+    let mut roots: Vec<usize> = children(tree, 0).filter(|&c| tree[c].visits > 0).collect();
     roots.sort_by(|&a, &b| {
         tree[b]
             .visits
@@ -303,8 +356,8 @@ fn report<M: Clone>(
             let mut node = c;
             loop {
                 moves.extend(tree[node].mv.clone());
-                match tree[node].children.iter().max_by_key(|&&k| tree[k].visits) {
-                    Some(&next) if tree[next].visits > 0 => node = next,
+                match children(tree, node).max_by_key(|&k| tree[k].visits) {
+                    Some(next) if tree[next].visits > 0 => node = next,
                     _ => break,
                 }
             }
@@ -324,5 +377,6 @@ fn report<M: Clone>(
         elapsed: clock.elapsed(),
         lines,
         stopped: clock.stopped(),
+        full_tree: tree.full(),
     }
 }

@@ -38,7 +38,10 @@ use crate::information::InformationSet;
 use crate::playable::Playable;
 use crate::played::{Notation, Played};
 
+pub use arena::DEFAULT_TREE_MB;
+
 pub mod alphabeta;
+mod arena;
 mod clock;
 pub mod ismcts;
 pub mod mcts;
@@ -226,7 +229,8 @@ pub struct Limits {
     pub threads: usize,
     /// The transposition table's size in MB for a searcher that has one
     /// ([`SearcherInfo::table`]); a searcher whose table has another size
-    /// makes a new, empty one. 0: keep the table as it is.
+    /// makes a new, empty one. 0: keep the table as it is. For the Monte
+    /// Carlo searchers, the most their tree may take (0: [`DEFAULT_TREE_MB`]).
     pub table_mb: usize,
 }
 
@@ -351,6 +355,20 @@ pub struct Info<M> {
     pub lines: Vec<Line<M>>,
     /// Whether a limit was hit or the stop flag set (rather than the search being complete).
     pub stopped: bool,
+    /// Set when a Monte Carlo tree reached its memory limit and stopped
+    /// growing (its later iterations refined the tree it had).
+    pub full_tree: Option<FullTree>,
+}
+
+/// A Monte Carlo tree that reached its memory limit ([`Limits::table_mb`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullTree {
+    /// The nodes it held.
+    pub nodes: u64,
+    /// The nodes it would have held without the limit.
+    pub wanted: u64,
+    /// The limit, in MB.
+    pub megabytes: usize,
 }
 
 impl<M> Info<M> {
@@ -364,6 +382,7 @@ impl<M> Info<M> {
             elapsed: Duration::ZERO,
             lines: Vec::new(),
             stopped: false,
+            full_tree: None,
         }
     }
 
@@ -410,6 +429,7 @@ impl<M> Info<M> {
             iterations: self.iterations,
             elapsed: self.elapsed,
             stopped: self.stopped,
+            full_tree: self.full_tree,
             lines: self
                 .lines
                 .iter()

@@ -177,3 +177,27 @@ fn search_reports_and_stops() {
     assert!(info.stopped);
     assert!(info.best_move().is_some_and(|m| legal.contains(m)));
 }
+
+/// ISMCTS adds a node per iteration: 1 MB holds some thousands, and the
+/// search goes on refining the tree it has once it is full.
+#[test]
+fn ismcts_tree_stops_growing_at_its_memory_limit() {
+    let s = FullState::start(Variant::Classic, 3);
+    let limits = crate::search::Limits {
+        table_mb: 1,
+        ..ismcts_limits(30_000, 1)
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let info = st::search::searcher().search(&s.view(ONE), &limits, &stop, &mut |_| {});
+    let full = info.full_tree.expect("1 MB fills");
+    assert!(full.nodes > 1_000 && full.nodes < 30_000, "{full:?}");
+    assert!(
+        full.wanted > full.nodes && full.wanted <= 30_001,
+        "{full:?}"
+    );
+    assert_eq!(info.iterations, 30_000);
+    assert!(info.best_move().is_some());
+    let roomy =
+        st::search::searcher().search(&s.view(ONE), &ismcts_limits(2_000, 1), &stop, &mut |_| {});
+    assert_eq!(roomy.full_tree, None);
+}

@@ -107,3 +107,33 @@ fn periodic_progress_reports() {
     assert!(reports.iter().all(|r| r.1 == 1));
     assert_eq!(info.nodes, 2000);
 }
+
+#[test]
+fn the_tree_stops_growing_at_its_memory_limit_and_says_so() {
+    let root = Played::new(TicTacToe::empty());
+    let search = |table_mb| {
+        let limits = Limits {
+            nodes: Some(50_000),
+            table_mb,
+            ..Limits::default()
+        };
+        Mcts::new(Toy).search(&root, &limits, &AtomicBool::new(false), &mut |_| {})
+    };
+    // Tic-tac-toe's tree has about 550,000 nodes: 1 MB holds a few tens of
+    // thousands; the default 16 MB holds every node of 50,000 iterations.
+    let capped = search(1);
+    let full = capped.full_tree.expect("1 MB fills");
+    assert_eq!(full.megabytes, 1);
+    assert!(
+        full.nodes > 10_000 && full.nodes < 40_000,
+        "{} nodes",
+        full.nodes
+    );
+    assert!(
+        full.wanted > full.nodes && full.wanted <= 50_001,
+        "{full:?}: at most one node wanted per iteration, and the root"
+    );
+    assert_eq!(capped.nodes, 50_000, "iterations go on after the cap");
+    assert!(capped.best_move().is_some());
+    assert_eq!(search(0).full_tree, None);
+}
