@@ -31,6 +31,7 @@ use tower::{Layer, Service};
 use crate::auth::Token;
 use crate::errors;
 use crate::metrics::{self, code_name};
+use crate::transport::connections::{CallOnConnection, ConnectionInfo};
 
 /// The path prefix of the calls that need the token and are counted in flight.
 const API_PREFIX: &str = "/caber.v1.";
@@ -196,10 +197,17 @@ struct Call {
     message: String,
     gate: Arc<CallGate>,
     api: bool,
+    /// The call on its connection, which is not idle while it lasts.
+    _on_connection: Option<CallOnConnection>,
 }
 
 impl Call {
-    fn start(method: Method, gate: Arc<CallGate>, api: bool) -> Self {
+    fn start(
+        method: Method,
+        gate: Arc<CallGate>,
+        api: bool,
+        on_connection: Option<CallOnConnection>,
+    ) -> Self {
         metrics::global().call_started();
         gate.calls.fetch_add(1, Ordering::SeqCst);
         if api {
@@ -213,6 +221,7 @@ impl Call {
             message: String::new(),
             gate,
             api,
+            _on_connection: on_connection,
         }
     }
 
@@ -423,7 +432,8 @@ where
             true => Method::Known(path.to_string()),
             false => Method::Unknown(quote(path).to_string()),
         };
-        let call = Call::start(method, self.layer.gate.clone(), api);
+        let on_connection = ConnectionInfo::of(&request).map(ConnectionInfo::call_started);
+        let call = Call::start(method, self.layer.gate.clone(), api, on_connection);
         let calls = self.layer.gate.calls.load(Ordering::SeqCst);
         if calls > self.layer.max_calls {
             let status = Status::resource_exhausted(format!(

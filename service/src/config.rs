@@ -99,12 +99,15 @@ pub struct Config {
     #[arg(long, env = "CABER_MAX_THREADS_PER_SEARCH", default_value_t = 1)]
     pub max_threads_per_search: usize,
     /// Largest transposition table one search may ask for (Limits.hash_mb),
-    /// in MB; larger requests are lowered, and SearchStats.clamped says so.
+    /// in MB, and the most a Monte Carlo tree may take; larger requests are
+    /// lowered, and SearchStats.clamped says so.
     #[arg(long, env = "CABER_MAX_HASH_MB", default_value_t = search_runner::DEFAULT_MAX_TABLE_MB)]
     pub max_hash_mb: usize,
     /// Searchers kept between calls for the clients that name them
     /// (AnalyzeRequest.table), each holding its transposition table (at
-    /// most --max-hash-mb); the least recently used goes first. 0: none kept.
+    /// most --max-hash-mb), dropped with their connection or after 10
+    /// minutes unused; a connection's new table replaces only its own, and
+    /// is not kept when the others fill the store. 0: none kept.
     #[arg(long, env = "CABER_MAX_KEPT_TABLES", default_value_t = search_runner::DEFAULT_KEPT_TABLES)]
     pub max_kept_tables: usize,
     /// Largest request message accepted, in bytes: lowers each method's own
@@ -120,14 +123,25 @@ pub struct Config {
     /// from its start (a client stream: each message from its first byte).
     #[arg(long, env = "CABER_REQUEST_TIMEOUT_MS", default_value_t = ms(DEFAULTS.request_timeout))]
     pub request_timeout_ms: u64,
-    /// Client connections open at once; one more is closed at once (logged).
-    /// Lowered to fit the open-files limit.
+    /// Client connections open at once; at the cap a new one replaces the
+    /// one idle longest, or is closed at once when every open connection has
+    /// a call in progress (logged). Lowered to fit the open-files limit.
     #[arg(long, env = "CABER_MAX_CONNECTIONS", default_value_t = DEFAULTS.max_connections)]
     pub max_connections: usize,
+    /// Client connections open at once from one address (IPv6: one /64),
+    /// replaced as at --max-connections; behind a proxy that opens many
+    /// connections, raise it to --max-connections. 0: a quarter of
+    /// --max-connections.
+    #[arg(long, env = "CABER_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = DEFAULTS.max_connections_per_address)]
+    pub max_connections_per_address: usize,
     /// Time in milliseconds a new connection has to open its first call (TLS
     /// handshake and HTTP/2 preface included) before it is closed.
     #[arg(long, env = "CABER_IDLE_TIMEOUT_MS", default_value_t = ms(DEFAULTS.idle_timeout))]
     pub idle_timeout_ms: u64,
+    /// Time in milliseconds a connection may stay open after its last call
+    /// ended, whatever it answers to HTTP/2 PINGs (HTTP/1.1 too).
+    #[arg(long, env = "CABER_MAX_CONNECTION_IDLE_MS", default_value_t = ms(DEFAULTS.max_connection_idle))]
+    pub max_connection_idle_ms: u64,
     /// Calls in progress at once over all connections, health checks and
     /// reflection included; one more is refused (RESOURCE_EXHAUSTED).
     #[arg(long, env = "CABER_MAX_CALLS", default_value_t = DEFAULTS.max_calls)]
@@ -190,7 +204,9 @@ impl Config {
     pub fn transport(&self) -> TransportLimits {
         TransportLimits {
             max_connections: self.max_connections.max(1),
+            max_connections_per_address: self.max_connections_per_address,
             idle_timeout: Duration::from_millis(self.idle_timeout_ms.max(1)),
+            max_connection_idle: Duration::from_millis(self.max_connection_idle_ms.max(1)),
             max_streams_per_connection: self.max_streams_per_connection.max(1),
             max_calls: self.max_calls.max(1),
             keepalive_interval: Duration::from_millis(self.keepalive_interval_ms.max(1)),
@@ -218,11 +234,13 @@ impl Config {
             [] => "off".to_string(),
             origins => origins.join(","),
         };
+        let transport = self.transport();
         format!(
             "listen={} metrics={metrics} log_format={} auth={auth} tls={tls} cors={cors} web={} \
              worker_threads={} search_threads={} max_searches={} max_movetime_ms={} max_review_ms={} max_nodes={} \
-             max_threads_per_search={} max_message_bytes={} max_request_memory_bytes={} \
-             request_timeout_ms={} max_connections={} max_calls={} idle_timeout_ms={} \
+             max_threads_per_search={} max_hash_mb={} max_kept_tables={} max_message_bytes={} \
+             max_request_memory_bytes={} request_timeout_ms={} max_connections={} \
+             max_connections_per_address={} max_calls={} idle_timeout_ms={} max_connection_idle_ms={} \
              max_streams_per_connection={} keepalive_interval_ms={} keepalive_timeout_ms={} \
              shutdown_grace_ms={}",
             self.listen,
@@ -238,12 +256,16 @@ impl Config {
             self.max_review_ms,
             self.max_nodes,
             self.max_threads_per_search,
+            self.max_hash_mb,
+            self.max_kept_tables,
             self.max_message_bytes,
             self.max_request_memory_bytes,
             self.request_timeout_ms,
             self.max_connections,
+            transport.per_address(transport.max_connections),
             self.max_calls,
             self.idle_timeout_ms,
+            self.max_connection_idle_ms,
             self.max_streams_per_connection,
             self.keepalive_interval_ms,
             self.keepalive_timeout_ms,
@@ -368,10 +390,11 @@ mod tests {
             c.summary(),
             "listen=0.0.0.0:1 metrics=off log_format=json auth=token from /run/t tls=off cors=off web=off \
              worker_threads=4 search_threads=2 max_searches=3 max_movetime_ms=60000 max_review_ms=60000 max_nodes=5 \
-             max_threads_per_search=1 max_message_bytes=524288 max_request_memory_bytes=33554432 \
-             request_timeout_ms=10000 max_connections=1000 max_calls=4096 idle_timeout_ms=10000 \
-             max_streams_per_connection=100 keepalive_interval_ms=60000 keepalive_timeout_ms=20000 \
-             shutdown_grace_ms=10000"
+             max_threads_per_search=1 max_hash_mb=64 max_kept_tables=4 max_message_bytes=524288 \
+             max_request_memory_bytes=33554432 request_timeout_ms=10000 max_connections=1000 \
+             max_connections_per_address=250 max_calls=4096 idle_timeout_ms=10000 \
+             max_connection_idle_ms=300000 max_streams_per_connection=100 \
+             keepalive_interval_ms=60000 keepalive_timeout_ms=20000 shutdown_grace_ms=10000"
         );
     }
 

@@ -202,8 +202,10 @@ pub async fn serve(
 }
 
 /// Serves `router` on `listener` until `shutdown` completes: at most
-/// `limits.max_connections` connections (within the process's file limit),
-/// each closed if it opens no call within `limits.idle_timeout`, with
+/// `limits.max_connections` connections (within the process's file limit)
+/// and [`TransportLimits::per_address`] from one address, each closed when
+/// idle (no call within `limits.idle_timeout` of its start, or
+/// `limits.max_connection_idle` after its last call), with
 /// `TCP_NODELAY` (without it, small responses wait for delayed ACKs, ~40 ms).
 pub async fn serve_with(
     router: ApiRouter,
@@ -220,7 +222,11 @@ pub async fn serve_with(
             limits.max_connections
         );
     }
-    let incoming = Incoming::new(listener, max, limits.idle_timeout);
+    let idle = connections::Idle {
+        first_call: limits.idle_timeout,
+        between_calls: limits.max_connection_idle,
+    };
+    let incoming = Incoming::new(listener, max, limits.per_address(max), idle);
     router
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await

@@ -206,7 +206,14 @@ async fn stalled_streams_pin_little_memory_which_comes_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_that_never_call_are_closed_and_make_room_at_the_cap() {
     let server = Caberd::start(
-        &["--idle-timeout-ms", "1000", "--max-connections", "40"],
+        &[
+            "--idle-timeout-ms",
+            "1000",
+            "--max-connections",
+            "40",
+            "--max-connections-per-address",
+            "40",
+        ],
         true,
     );
     let mut silent = Vec::new();
@@ -249,6 +256,155 @@ async fn connections_that_never_call_are_closed_and_make_room_at_the_cap() {
     let logs = server.logs();
     assert!(
         logs.contains("connection limit reached: 40 connections open"),
+        "{logs}"
+    );
+}
+
+/// An HTTP/2 connection from `source` (a loopback address of this
+/// machine) that makes one health check and then keeps answering PINGs.
+async fn used_connection(addr: SocketAddr, source: &str) -> SendRequest<Bytes> {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
+    let tcp = socket.connect(addr).await.unwrap();
+    let (send, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    let mut send = send.ready().await.unwrap();
+    let (response, mut body) = send
+        .send_request(grpc_request("/grpc.health.v1.Health/Check"), false)
+        .unwrap();
+    let mut message = vec![0u8, 0, 0, 0, 0];
+    HealthCheckRequest::default().encode(&mut message).unwrap();
+    body.send_data(Bytes::from(message), true).unwrap();
+    let response = response.await.unwrap();
+    assert_eq!(response.status(), 200);
+    let mut body = response.into_body();
+    while body.data().await.is_some() {}
+    send
+}
+
+/// Whether the server has closed the connection of `send` (a new stream fails).
+async fn closed(send: SendRequest<Bytes>) -> bool {
+    match tokio::time::timeout(Duration::from_secs(1), send.ready()).await {
+        Ok(Err(_)) => true,
+        Ok(Ok(mut send)) => send
+            .send_request(grpc_request("/grpc.health.v1.Health/Check"), true)
+            .is_err(),
+        Err(_) => false,
+    }
+}
+
+/// Connections that made a call and then only answer the server's PINGs
+/// are closed once idle for --max-connection-idle-ms, and at the cap a
+/// client that calls takes the place of the one idle longest; a call in
+/// progress keeps its connection past that time. (Before, 1,000 such
+/// connections kept every legitimate call out for good.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_idle_after_a_call_make_room_and_are_closed() {
+    let server = Caberd::start(
+        &[
+            "--max-connections",
+            "30",
+            "--max-connections-per-address",
+            "30",
+            "--max-connection-idle-ms",
+            "2000",
+            "--keepalive-interval-ms",
+            "200",
+        ],
+        false,
+    );
+    let mut used = Vec::new();
+    for _ in 0..30 {
+        used.push(used_connection(server.addr, "127.0.0.1").await);
+    }
+    let start = Instant::now();
+    normal_calls_answer(&server).await;
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    // A search longer than the idle time keeps its connection.
+    let channel = server.channel().await;
+    let mut client = GameEngineClient::new(channel);
+    let search = client.best_move(proto::BestMoveRequest {
+        position: Some(proto::Position {
+            game: "tablut".into(),
+            ..Default::default()
+        }),
+        limits: Some(proto::Limits {
+            movetime_ms: 3000,
+            ..Default::default()
+        }),
+        ..Default::default()
+    });
+    let searched = tokio::time::timeout(Duration::from_secs(10), search).await;
+    assert!(matches!(searched, Ok(Ok(_))), "{searched:?}");
+    // By now (3 s) every connection idle since its health check is closed,
+    // though each answered the server's PINGs.
+    let mut open = 0;
+    for send in used {
+        if !closed(send).await {
+            open += 1;
+        }
+    }
+    assert_eq!(open, 0, "connections idle for 3 s still open");
+}
+
+/// One address may hold at most --max-connections-per-address connections:
+/// beyond, its own connection idle longest makes room, or the new one is
+/// closed when each has a call in progress; other addresses are not
+/// affected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_at_most_its_share_of_connections() {
+    let server = Caberd::start(
+        &[
+            "--max-connections",
+            "100",
+            "--max-connections-per-address",
+            "4",
+            "--request-timeout-ms",
+            "20000",
+        ],
+        true,
+    );
+    // Four connections from 127.0.0.2, each with a call in progress (a
+    // request that never ends).
+    let mut busy = Vec::new();
+    for _ in 0..4 {
+        let send = used_connection(server.addr, "127.0.0.2").await;
+        let mut send = send.ready().await.unwrap();
+        let (response, mut body) = send
+            .send_request(grpc_request("/grpc.health.v1.Health/Check"), false)
+            .unwrap();
+        body.send_data(Bytes::from_static(&[0, 0, 0, 0, 2]), false)
+            .unwrap();
+        busy.push((send, response, body));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // A fifth from the same address is closed at once.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+    let mut tcp = socket.connect(server.addr).await.unwrap();
+    let mut buf = [0u8; 64];
+    use tokio::io::AsyncReadExt;
+    let read = tokio::time::timeout(Duration::from_secs(2), tcp.read(&mut buf)).await;
+    assert!(matches!(read, Ok(Ok(0) | Err(_))), "{read:?}");
+    // Another address still gets in.
+    normal_calls_answer(&server).await;
+    // Once one of 127.0.0.2's calls ends, a new connection from it replaces
+    // that idle one.
+    let (send, _response, _body) = busy.pop().unwrap();
+    drop((_response, _body));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let fresh = used_connection(server.addr, "127.0.0.2").await;
+    assert!(closed(send).await, "the idle one made room");
+    assert!(!closed(fresh).await);
+    let logs = server.logs();
+    assert!(
+        logs.contains("connection limit of one address reached: 4 connections open"),
         "{logs}"
     );
 }

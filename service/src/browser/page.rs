@@ -14,7 +14,7 @@ use pin_project_lite::pin_project;
 use tonic::body::Body;
 use tower::{Layer, Service};
 
-use crate::transport::connections::ConnectionInfo;
+use crate::transport::connections::{CallOnConnection, ConnectionInfo};
 
 /// A file of the page: its content and its type.
 struct File {
@@ -84,13 +84,12 @@ where
         let get = matches!(*request.method(), Method::GET | Method::HEAD);
         match file(request.uri().path()).filter(|_| get) {
             Some(file) => {
-                // Loading the page is a use of the connection, as a call is.
-                if let Some(connection) = ConnectionInfo::of(&request) {
-                    connection.stream_opened();
-                }
+                // Loading the page is a use of the connection, as a call is,
+                // until its last byte is sent.
+                let call = ConnectionInfo::of(&request).map(ConnectionInfo::call_started);
                 let head = request.method() == Method::HEAD;
                 PageFuture::File {
-                    response: Some(answer(file, head)),
+                    response: Some(answer(file, head, call)),
                 }
             }
             None => PageFuture::Inner {
@@ -125,15 +124,43 @@ where
     }
 }
 
-/// The response carrying `file` (its headers alone for `HEAD`).
-fn answer(file: &File, head: bool) -> Response<Body> {
-    let body = if head {
-        Body::empty()
-    } else {
-        Body::new(http_body_util::Full::new(bytes::Bytes::from_static(
-            file.content,
-        )))
-    };
+pin_project! {
+    /// A file's body, holding its call on the connection until it is dropped.
+    struct Held {
+        #[pin]
+        inner: http_body_util::Full<bytes::Bytes>,
+        _call: Option<CallOnConnection>,
+    }
+}
+
+impl http_body::Body for Held {
+    type Data = bytes::Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        self.project().inner.poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// The response carrying `file` (its headers alone for `HEAD`), holding
+/// `call` until it is sent.
+fn answer(file: &File, head: bool, call: Option<CallOnConnection>) -> Response<Body> {
+    let content = if head { &[][..] } else { file.content };
+    let body = Body::new(Held {
+        inner: http_body_util::Full::new(bytes::Bytes::from_static(content)),
+        _call: call,
+    });
     let mut response = Response::new(body);
     *response.status_mut() = StatusCode::OK;
     let headers = response.headers_mut();

@@ -1,18 +1,21 @@
-//! Accepting connections: at most `max_connections` open at once, a pause
-//! instead of a busy loop when the process runs out of file descriptors, and
-//! a connection that opens no stream within `idle_timeout` closed (it never
-//! sent the HTTP/2 preface, never finished a TLS handshake, or opened no
-//! call). At the cap a new connection takes the place of the oldest one that
-//! has opened no call yet, so that a flood of idle connections cannot keep
-//! out clients that call; when every open connection has made a call, the
-//! new one is closed at once. Both are logged when the cap is reached.
-//! Connections that made a call stay; HTTP/2 keepalive pings close those
-//! whose peer is gone.
+//! Accepting connections: at most `max_connections` open at once and at
+//! most `max_per_address` from one client address, a pause instead of a
+//! busy loop when the process runs out of file descriptors, and a
+//! connection with no call in progress closed once idle: within
+//! `idle_timeout` of its start if it opens no call (it never sent the HTTP/2
+//! preface, never finished a TLS handshake, or opened no call), within
+//! `max_idle` of its last call's end otherwise, whatever it answers to
+//! HTTP/2 PINGs. At a cap a new connection takes the place of the one idle
+//! longest (first those that never opened a call, then those with no call in
+//! progress; at the address cap, that address's own), so that idle
+//! connections cannot keep out clients that call; when every candidate has a
+//! call in progress, the new one is closed at once. Both are logged. HTTP/2
+//! keepalive pings close connections whose peer is gone.
 
-use std::collections::VecDeque;
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -69,55 +72,111 @@ pub struct Incoming {
     listener: TcpListener,
     shared: Arc<Shared>,
     max: usize,
-    idle_timeout: Duration,
+    max_per_address: usize,
+    idle: Idle,
     pause: Option<Pin<Box<Sleep>>>,
     /// Set while the cap is reached.
     full: Option<AtCap>,
+    /// When the per-address cap was last said to be reached.
+    address_warned: Option<Instant>,
     last_accept_warning: Option<Instant>,
+}
+
+/// How long a connection may go with no call in progress.
+#[derive(Clone, Copy, Debug)]
+pub struct Idle {
+    /// Before its first call.
+    pub first_call: Duration,
+    /// After a call ended.
+    pub between_calls: Duration,
 }
 
 /// What the accept loop shares with its connections.
 #[derive(Default)]
 struct Shared {
     open: AtomicUsize,
-    /// Connections that had opened no call when accepted, oldest first
-    /// (entries of connections since closed or used are skipped and pruned).
-    unused: Mutex<VecDeque<Weak<Watch>>>,
+    /// Every open connection by its number, and the open ones per client
+    /// address: the candidates to close at a cap.
+    table: Mutex<Table>,
+}
+
+#[derive(Default)]
+struct Table {
+    connections: HashMap<u64, Weak<Watch>>,
+    per_address: HashMap<Address, usize>,
 }
 
 impl Shared {
-    fn unused(&self) -> std::sync::MutexGuard<'_, VecDeque<Weak<Watch>>> {
-        self.unused.lock().unwrap_or_else(|e| e.into_inner())
+    fn table(&self) -> std::sync::MutexGuard<'_, Table> {
+        lock(&self.table)
     }
 
-    /// Closes the oldest open connection that has opened no call; false if
-    /// every open connection has.
-    fn evict_oldest_unused(&self) -> bool {
-        let mut unused = self.unused();
-        while let Some(weak) = unused.pop_front() {
-            if let Some(watch) = weak.upgrade() {
-                if !watch.opened.load(Ordering::Relaxed) {
-                    watch.evicted.store(true, Ordering::Relaxed);
-                    if let Some(waker) = lock(&watch.waker).take() {
-                        waker.wake();
-                    }
-                    return true;
-                }
+    /// Closes the open connection idle longest (of `address` only, if
+    /// given): one that never opened a call before one that did, then the
+    /// one whose last call ended first; false if every candidate has a call
+    /// in progress.
+    fn evict_idlest(&self, address: Option<Address>) -> bool {
+        let table = self.table();
+        let idlest = table
+            .connections
+            .values()
+            .filter_map(Weak::upgrade)
+            .filter(|w| address.is_none_or(|a| w.address == a))
+            .filter(|w| {
+                !w.evicted.load(Ordering::Relaxed) && w.in_flight.load(Ordering::SeqCst) == 0
+            })
+            .min_by_key(|w| (w.opened.load(Ordering::Relaxed), *lock(&w.idle_since)));
+        match idlest {
+            Some(watch) => {
+                watch.evicted.store(true, Ordering::Relaxed);
+                watch.wake();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The connections open from `address`.
+    fn open_from(&self, address: Address) -> usize {
+        self.table().per_address.get(&address).copied().unwrap_or(0)
+    }
+
+    fn register(&self, watch: &Arc<Watch>) {
+        let mut table = self.table();
+        table.connections.insert(watch.id, Arc::downgrade(watch));
+        *table.per_address.entry(watch.address).or_insert(0) += 1;
+    }
+
+    fn unregister(&self, watch: &Watch) {
+        let mut table = self.table();
+        table.connections.remove(&watch.id);
+        if let Some(n) = table.per_address.get_mut(&watch.address) {
+            *n -= 1;
+            if *n == 0 {
+                table.per_address.remove(&watch.address);
             }
         }
-        false
     }
+}
 
-    /// Notes a new connection that has opened no call yet.
-    fn push_unused(&self, watch: &Arc<Watch>, max: usize) {
-        let mut unused = self.unused();
-        if unused.len() > 2 * max {
-            unused.retain(|w| {
-                w.upgrade()
-                    .is_some_and(|w| !w.opened.load(Ordering::Relaxed))
-            });
+/// A client's address as the per-address cap counts it: an IPv4 address,
+/// or an IPv6 address's /64 (what one host usually gets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Address(IpAddr);
+
+impl Address {
+    /// The address `remote` counts under.
+    pub fn of(remote: &SocketAddr) -> Address {
+        match remote.ip() {
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => Address(IpAddr::V4(v4)),
+                None => {
+                    let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                    Address(IpAddr::V6(bits.into()))
+                }
+            },
+            v4 => Address(v4),
         }
-        unused.push_back(Arc::downgrade(watch));
     }
 }
 
@@ -129,18 +188,54 @@ struct AtCap {
 }
 
 impl Incoming {
-    /// Accepts on `listener`, at most `max` connections open at once, each
-    /// closed if it opens no stream within `idle_timeout`.
-    pub fn new(listener: TcpListener, max: usize, idle_timeout: Duration) -> Self {
+    /// Accepts on `listener`, at most `max` connections open at once and
+    /// `max_per_address` from one address, each closed when `idle` says.
+    pub fn new(listener: TcpListener, max: usize, max_per_address: usize, idle: Idle) -> Self {
         Self {
             listener,
             shared: Arc::default(),
             max: max.max(1),
-            idle_timeout,
+            max_per_address: max_per_address.max(1),
+            idle,
             pause: None,
             full: None,
+            address_warned: None,
             last_accept_warning: None,
         }
+    }
+
+    /// Makes room for a connection from `address` under its cap: false if
+    /// every connection from it has a call in progress.
+    fn room_at_address(&mut self, address: Address) -> bool {
+        if self.shared.open_from(address) < self.max_per_address {
+            return true;
+        }
+        let evicted = self.shared.evict_idlest(Some(address));
+        if evicted {
+            metrics::global().connection_idle_closed();
+        } else {
+            metrics::global().connection_refused();
+        }
+        let now = Instant::now();
+        if self
+            .address_warned
+            .is_none_or(|t| now.duration_since(t) >= WARN_EVERY)
+        {
+            tracing::warn!(
+                max_connections_per_address = self.max_per_address,
+                "connection limit of one address reached: {} connections open from {:?} \
+                 (--max-connections-per-address); a new one {}",
+                self.max_per_address,
+                address.0,
+                if evicted {
+                    "replaces that address's connection idle longest"
+                } else {
+                    "is closed (each of them has a call in progress)"
+                }
+            );
+            self.address_warned = Some(now);
+        }
+        evicted
     }
 
     /// Notes a connection evicted (`true`) or refused at the cap: a warning
@@ -153,8 +248,8 @@ impl Incoming {
             tracing::warn!(
                 max_connections = max,
                 "connection limit reached: {max} connections open (--max-connections); \
-                 a new connection replaces the oldest one that has made no call, \
-                 or is closed when every open connection has made one"
+                 a new connection replaces the one idle longest, or is closed when \
+                 every open connection has a call in progress"
             );
             AtCap {
                 evicted: 0,
@@ -175,7 +270,7 @@ impl Incoming {
                 evicted = state.evicted,
                 refused = state.refused,
                 "connection limit still reached (--max-connections): in the last {} s, \
-                 {} connections that made no call closed to make room, {} new ones closed",
+                 {} idle connections closed to make room, {} new ones closed",
                 now.duration_since(state.warned).as_secs(),
                 state.evicted,
                 state.refused
@@ -244,10 +339,15 @@ impl Stream for Incoming {
                 }
             };
             // An evicted connection closes at its next poll: until then the
-            // count may pass the cap by the evictions under way.
+            // counts may pass the caps by the evictions under way.
+            let address = Address::of(&remote);
+            if !this.room_at_address(address) {
+                drop(stream);
+                continue;
+            }
             let open = this.shared.open.load(Ordering::Relaxed);
             if open >= this.max {
-                let evicted = this.shared.evict_oldest_unused();
+                let evicted = this.shared.evict_idlest(None);
                 this.at_cap(evicted);
                 if !evicted {
                     drop(stream);
@@ -265,33 +365,52 @@ impl Stream for Incoming {
                 }
             }
             let _ = stream.set_nodelay(true);
-            let connection =
-                Connection::new(stream, remote, this.shared.clone(), this.idle_timeout);
-            this.shared.push_unused(&connection.watch, this.max);
+            let connection = Connection::new(stream, remote, this.shared.clone(), this.idle);
             return Poll::Ready(Some(Ok(connection)));
         }
     }
 }
 
-/// A connection as its requests and the accept loop see it: whether it has
-/// opened a call, whether it was closed to make room, and the task to wake
-/// then.
+/// A connection as its calls and the accept loop see it: its calls in
+/// progress and since when it has had none, whether it was closed to make
+/// room, the task to wake then, and what to do when it closes.
 struct Watch {
     /// The connection's number, unique in the process.
     id: u64,
+    address: Address,
+    /// Whether it ever opened a call.
     opened: AtomicBool,
+    /// Calls in progress.
+    in_flight: AtomicUsize,
+    /// When its last call ended (its start before any).
+    idle_since: Mutex<Instant>,
     evicted: AtomicBool,
     waker: Mutex<Option<Waker>>,
+    /// Run once when the connection closes, each under its purpose's name.
+    on_close: Mutex<Vec<(&'static str, CloseHook)>>,
 }
 
+type CloseHook = Box<dyn FnOnce() + Send>;
+
 impl Watch {
-    fn new() -> Self {
+    fn new(address: Address) -> Self {
         static NEXT: AtomicU64 = AtomicU64::new(1);
         Watch {
             id: NEXT.fetch_add(1, Ordering::Relaxed),
+            address,
             opened: AtomicBool::new(false),
+            in_flight: AtomicUsize::new(0),
+            idle_since: Mutex::new(Instant::now()),
             evicted: AtomicBool::new(false),
             waker: Mutex::new(None),
+            on_close: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Wakes the connection's task, so that it looks at its idle time again.
+    fn wake(&self) {
+        if let Some(waker) = lock(&self.waker).take() {
+            waker.wake();
         }
     }
 }
@@ -317,16 +436,30 @@ impl std::fmt::Debug for ConnectionInfo {
 }
 
 impl ConnectionInfo {
-    /// Notes that the connection opened a stream: the idle timeout no longer
-    /// applies, nor is it closed to make room.
-    pub fn stream_opened(&self) {
+    /// Notes a call starting on the connection: until the returned guard is
+    /// dropped (the call's end) the connection is not idle, neither closed
+    /// for it nor to make room.
+    pub fn call_started(&self) -> CallOnConnection {
         self.watch.opened.store(true, Ordering::Relaxed);
+        self.watch.in_flight.fetch_add(1, Ordering::SeqCst);
+        CallOnConnection {
+            watch: self.watch.clone(),
+        }
     }
 
     /// The connection's number, unique in the process (never reused, as a
     /// peer's address and port may be).
     pub fn id(&self) -> u64 {
         self.watch.id
+    }
+
+    /// Runs `hook` when the connection closes, unless a hook named `purpose`
+    /// is already set (so that each call may ask without piling them up).
+    pub fn on_close(&self, purpose: &'static str, hook: impl FnOnce() + Send + 'static) {
+        let mut hooks = lock(&self.watch.on_close);
+        if !hooks.iter().any(|(p, _)| *p == purpose) {
+            hooks.push((purpose, Box::new(hook)));
+        }
     }
 
     /// The connection of `request`, with or without TLS (none in process).
@@ -344,51 +477,88 @@ impl ConnectionInfo {
     }
 }
 
-/// An accepted connection: counted under the cap until it closes, with its
-/// idle timer, which runs until it opens a stream.
+/// A call in progress on a connection ([`ConnectionInfo::call_started`]).
+pub struct CallOnConnection {
+    watch: Arc<Watch>,
+}
+
+impl Drop for CallOnConnection {
+    fn drop(&mut self) {
+        *lock(&self.watch.idle_since) = Instant::now();
+        if self.watch.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.watch.wake();
+        }
+    }
+}
+
+impl std::fmt::Debug for CallOnConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallOnConnection")
+            .field("connection", &self.watch.id)
+            .finish()
+    }
+}
+
+/// An accepted connection: counted under the caps until it closes, with its
+/// idle timer, which runs while it has no call in progress.
 pub struct Connection {
     stream: TcpStream,
     remote: SocketAddr,
     watch: Arc<Watch>,
     shared: Arc<Shared>,
-    idle: Option<Pin<Box<Sleep>>>,
+    idle: Idle,
+    /// The timer, and the instant it is set for.
+    timer: Pin<Box<Sleep>>,
+    timer_at: Instant,
+    closed: bool,
 }
 
 impl Connection {
-    fn new(
-        stream: TcpStream,
-        remote: SocketAddr,
-        shared: Arc<Shared>,
-        idle_timeout: Duration,
-    ) -> Self {
+    fn new(stream: TcpStream, remote: SocketAddr, shared: Arc<Shared>, idle: Idle) -> Self {
         shared.open.fetch_add(1, Ordering::Relaxed);
         metrics::global().connection_opened(1);
+        let watch = Arc::new(Watch::new(Address::of(&remote)));
+        shared.register(&watch);
+        let timer_at = Instant::now() + idle.first_call;
         Self {
             stream,
             remote,
-            watch: Arc::new(Watch::new()),
+            watch,
             shared,
-            idle: Some(Box::pin(tokio::time::sleep(idle_timeout))),
+            idle,
+            timer: Box::pin(tokio::time::sleep_until(timer_at.into())),
+            timer_at,
+            closed: false,
         }
     }
 
-    /// Whether the connection must close now: it opened no call, and its
-    /// idle time is up or it was chosen to make room.
+    /// Whether the connection must close now: it has no call in progress,
+    /// and its idle time is up or it was chosen to make room.
     fn idle_expired(&mut self, cx: &mut Context<'_>) -> bool {
-        let Some(idle) = self.idle.as_mut() else {
-            return false;
-        };
-        if self.watch.opened.load(Ordering::Relaxed) {
-            self.idle = None;
-            return false;
+        if self.closed {
+            return true;
         }
         let evicted = self.watch.evicted.load(Ordering::Relaxed);
-        if evicted || idle.as_mut().poll(cx).is_ready() {
-            self.idle = None;
+        let busy = self.watch.in_flight.load(Ordering::SeqCst) > 0;
+        if !evicted && !busy {
+            let opened = self.watch.opened.load(Ordering::Relaxed);
+            let idle_for = if opened {
+                self.idle.between_calls
+            } else {
+                self.idle.first_call
+            };
+            let at = *lock(&self.watch.idle_since) + idle_for;
+            if at != self.timer_at {
+                self.timer.as_mut().reset(at.into());
+                self.timer_at = at;
+            }
+        }
+        if evicted || (!busy && self.timer.as_mut().poll(cx).is_ready()) {
+            self.closed = true;
             if !evicted {
                 metrics::global().connection_idle_closed();
             }
-            tracing::debug!(remote = %self.remote, evicted, "closing a connection that opened no call");
+            tracing::debug!(remote = %self.remote, evicted, "closing an idle connection");
             return true;
         }
         let mut waker = lock(&self.watch.waker);
@@ -402,7 +572,12 @@ impl Connection {
 impl Drop for Connection {
     fn drop(&mut self) {
         self.shared.open.fetch_sub(1, Ordering::Relaxed);
+        self.shared.unregister(&self.watch);
         metrics::global().connection_opened(-1);
+        let hooks = std::mem::take(&mut *lock(&self.watch.on_close));
+        for (_, hook) in hooks {
+            hook();
+        }
     }
 }
 
@@ -426,7 +601,7 @@ impl AsyncRead for Connection {
         if self.idle_expired(cx) {
             return Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
-                "no call within --idle-timeout-ms",
+                "idle: no call in progress for --idle-timeout-ms or --max-connection-idle-ms",
             )));
         }
         Pin::new(&mut self.stream).poll_read(cx, buf)

@@ -1,8 +1,8 @@
 //! What one client may hold of the server below the API: connections,
 //! HTTP/2 streams, request bytes and the time they take to arrive.
 //!
-//! [`connections`] accepts TCP connections up to a cap and closes those that
-//! open no stream in time; [`request_body`] bounds each request message by
+//! [`connections`] accepts TCP connections up to a cap (and a cap per client
+//! address) and closes those that stay without a call in progress; [`request_body`] bounds each request message by
 //! its RPC's limit and all request bytes being received by one budget, and
 //! ends a message that stops arriving. The HTTP/2 settings (streams per
 //! connection, flow-control windows, keepalive pings) are set on the server
@@ -16,10 +16,17 @@ use std::time::Duration;
 /// The transport's limits, as `caberd`'s flags set them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TransportLimits {
-    /// Connections open at once; a connection beyond is closed at once.
+    /// Connections open at once; at the cap a new one replaces the one idle
+    /// longest, or is closed at once if every one has a call in progress.
     pub max_connections: usize,
+    /// Connections open at once from one client address (an IPv6 /64), with
+    /// the same replacement; 0: a quarter of `max_connections`.
+    pub max_connections_per_address: usize,
     /// A connection that opens no stream (no call) within this is closed.
     pub idle_timeout: Duration,
+    /// A connection whose calls all ended this long ago is closed, whatever
+    /// it answers to HTTP/2 PINGs.
+    pub max_connection_idle: Duration,
     /// Streams (calls) open at once on one connection (HTTP/2
     /// `SETTINGS_MAX_CONCURRENT_STREAMS`).
     pub max_streams_per_connection: u32,
@@ -47,7 +54,9 @@ impl TransportLimits {
     /// ([`connections::connections_within_file_limit`]).
     pub const DEFAULT: Self = Self {
         max_connections: 1000,
+        max_connections_per_address: 0,
         idle_timeout: Duration::from_secs(10),
+        max_connection_idle: Duration::from_secs(300),
         max_streams_per_connection: 100,
         max_calls: 4096,
         keepalive_interval: Duration::from_secs(60),
@@ -56,6 +65,18 @@ impl TransportLimits {
         request_memory: 32 << 20,
         max_message_bytes: request_body::LARGEST_MESSAGE_LIMIT,
     };
+}
+
+impl TransportLimits {
+    /// The cap on connections from one address: the setting, or a quarter
+    /// of the connections when it is 0; never above the connections.
+    pub fn per_address(&self, max_connections: usize) -> usize {
+        match self.max_connections_per_address {
+            0 => max_connections / 4,
+            n => n,
+        }
+        .clamp(1, max_connections.max(1))
+    }
 }
 
 impl Default for TransportLimits {

@@ -27,7 +27,6 @@ use tonic::body::Body;
 use tonic::Status;
 use tower::{Layer, Service};
 
-use super::connections::ConnectionInfo;
 use super::TransportLimits;
 use crate::metrics;
 
@@ -163,9 +162,6 @@ where
     }
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
-        if let Some(connection) = ConnectionInfo::of(&request) {
-            connection.stream_opened();
-        }
         let path = request.uri().path();
         let limits = Limits {
             message: message_limit(path).min(self.layer.max_message),
