@@ -55,7 +55,11 @@ impl EngineService {
     /// Where a search asking for the kept table `name` keeps its searcher:
     /// owned by the caller's connection (its number; none in process, where
     /// there is one client), so no client reaches another's.
-    fn kept_table(&self, connection: Option<u64>, name: &str) -> Result<Option<KeptTable>, Status> {
+    fn kept_table(
+        &self,
+        connection: Option<&ConnectionInfo>,
+        name: &str,
+    ) -> Result<Option<KeptTable>, Status> {
         if name.is_empty() {
             return Ok(None);
         }
@@ -65,10 +69,15 @@ impl EngineService {
                 name.len()
             )));
         }
-        let connection = connection.map_or_else(|| "in-process".to_string(), |c| c.to_string());
+        let tables = self.runner.kept().clone();
+        if let Some(connection) = connection {
+            let (id, tables) = (connection.id(), tables.clone());
+            connection.on_close("kept tables", move || tables.drop_connection(id));
+        }
         Ok(Some(KeptTable {
-            tables: self.runner.kept().clone(),
-            owner: format!("{connection} {name}"),
+            tables,
+            connection: connection.map(ConnectionInfo::id),
+            name: name.to_string(),
         }))
     }
 
@@ -177,8 +186,7 @@ impl GameEngine for EngineService {
         note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let arrived = Arrival::of(&request);
-        let connection =
-            ConnectionInfo::in_extensions(request.extensions()).map(ConnectionInfo::id);
+        let connection = ConnectionInfo::in_extensions(request.extensions()).cloned();
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
@@ -186,7 +194,7 @@ impl GameEngine for EngineService {
             position,
             &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
             requested.as_ref(),
-            self.kept_table(connection, &r.table)?,
+            self.kept_table(connection.as_ref(), &r.table)?,
         )?;
         let plan = self.runner.plan(requested, timeout, arrived);
         let stop = Arc::new(AtomicBool::new(false));
@@ -213,8 +221,7 @@ impl GameEngine for EngineService {
         note_game(&request, game_name(request.get_ref().position.as_ref()));
         let timeout = search_runner::timeout(request.metadata());
         let arrived = Arrival::of(&request);
-        let connection =
-            ConnectionInfo::in_extensions(request.extensions()).map(ConnectionInfo::id);
+        let connection = ConnectionInfo::in_extensions(request.extensions()).cloned();
         let r = request.into_inner();
         let (game, position) = games::game_of(r.position.as_ref())?;
         let requested = convert::limits(r.limits.as_ref());
@@ -222,7 +229,7 @@ impl GameEngine for EngineService {
             position,
             &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
             requested.as_ref(),
-            self.kept_table(connection, &r.table)?,
+            self.kept_table(connection.as_ref(), &r.table)?,
         )?;
         let mut plan = self.runner.plan(requested, timeout, arrived);
         plan.limits.multipv = r.multipv.max(1) as usize;

@@ -3,9 +3,10 @@
 //! game searches each of its positions with the same searcher, whose
 //! transposition table still holds what the earlier searches found, as a
 //! UCI engine keeps its table between `go` commands. Bounded: at most `max`
-//! searchers (the least recently used goes first), none unused for
-//! [`UNUSED_FOR`]; each is taken out while it searches, so two calls never
-//! share one.
+//! searchers, each dropped with its connection or after [`UNUSED_FOR`]
+//! unused; a connection's new searcher may replace one of its own, never
+//! another connection's (when the others fill the store it is not kept).
+//! Each is taken out while it searches, so two calls never share one.
 
 use std::any::Any;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -19,10 +20,18 @@ pub const UNUSED_FOR: Duration = Duration::from_secs(600);
 /// same setup (game, variant, searcher and its weights).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableKey {
-    /// The client's connection and the name it chose.
-    pub owner: String,
+    /// The client's connection (`None` in process).
+    pub connection: Option<u64>,
+    /// The name the client chose.
+    pub name: String,
     /// The game, variant, searcher and weights.
     pub setup: String,
+}
+
+impl TableKey {
+    fn same_owner(&self, other: &TableKey) -> bool {
+        self.connection == other.connection && self.name == other.name
+    }
 }
 
 struct Kept {
@@ -52,32 +61,50 @@ impl KeptTables {
     /// one).
     pub fn take(&self, key: &TableKey) -> Option<Box<dyn Any + Send>> {
         let mut kept = self.lock();
-        let now = Instant::now();
-        kept.retain(|k| now.duration_since(k.used) < UNUSED_FOR);
-        let at = kept.iter().position(|k| k.key.owner == key.owner)?;
+        let at = kept.iter().position(|k| k.key.same_owner(key))?;
         let found = kept.swap_remove(at);
         (found.key == *key).then_some(found.searcher)
     }
 
-    /// Keeps `searcher` under `key`, dropping the least recently used one
-    /// when the store is full (and any searcher under the same owner).
-    pub fn put(&self, key: TableKey, searcher: Box<dyn Any + Send>) {
+    /// Keeps `searcher` under `key` if there is room: a place that is free,
+    /// or one held by the same connection (its least recently used). False
+    /// when every place is another connection's: the searcher is dropped.
+    pub fn put(&self, key: TableKey, searcher: Box<dyn Any + Send>) -> bool {
         if self.max == 0 {
-            return;
+            return false;
         }
         let mut kept = self.lock();
-        kept.retain(|k| k.key.owner != key.owner);
-        while kept.len() >= self.max {
-            let oldest = (0..kept.len())
-                .min_by_key(|&i| kept[i].used)
-                .expect("a full store is not empty");
-            kept.swap_remove(oldest);
+        let now = Instant::now();
+        kept.retain(|k| !k.key.same_owner(&key) && now.duration_since(k.used) < UNUSED_FOR);
+        if kept.len() >= self.max {
+            let own = (0..kept.len())
+                .filter(|&i| kept[i].key.connection == key.connection)
+                .min_by_key(|&i| kept[i].used);
+            match own {
+                Some(i) => drop(kept.swap_remove(i)),
+                None => return false,
+            }
         }
         kept.push(Kept {
             key,
             searcher,
-            used: Instant::now(),
+            used: now,
         });
+        true
+    }
+
+    /// Drops every searcher kept for `connection` (it closed).
+    pub fn drop_connection(&self, connection: u64) {
+        // Dropped outside the lock: freeing a large table takes a while.
+        let gone: Vec<Kept> = {
+            let mut kept = self.lock();
+            let (gone, stay) = std::mem::take(&mut *kept)
+                .into_iter()
+                .partition(|k| k.key.connection == Some(connection));
+            *kept = stay;
+            gone
+        };
+        drop(gone);
     }
 
     fn lock(&self) -> MutexGuard<'_, Vec<Kept>> {
@@ -109,9 +136,10 @@ impl std::fmt::Debug for KeptTables {
 mod tests {
     use super::*;
 
-    fn key(owner: &str, setup: &str) -> TableKey {
+    fn key(connection: u64, name: &str, setup: &str) -> TableKey {
         TableKey {
-            owner: owner.into(),
+            connection: Some(connection),
+            name: name.into(),
             setup: setup.into(),
         }
     }
@@ -119,32 +147,46 @@ mod tests {
     #[test]
     fn a_kept_searcher_comes_back_only_to_its_owner_and_setup() {
         let tables = KeptTables::new(2);
-        tables.put(key("a", "tablut"), Box::new(1u32));
-        assert!(tables.take(&key("b", "tablut")).is_none(), "another owner");
-        let back = tables.take(&key("a", "tablut")).expect("kept");
+        assert!(tables.put(key(1, "a", "tablut"), Box::new(1u32)));
+        assert!(
+            tables.take(&key(2, "a", "tablut")).is_none(),
+            "another connection"
+        );
+        assert!(
+            tables.take(&key(1, "b", "tablut")).is_none(),
+            "another name"
+        );
+        let back = tables.take(&key(1, "a", "tablut")).expect("kept");
         assert_eq!(back.downcast_ref::<u32>(), Some(&1));
         assert!(
-            tables.take(&key("a", "tablut")).is_none(),
+            tables.take(&key(1, "a", "tablut")).is_none(),
             "taken out while in use"
         );
         // The same name for another setup: the old searcher is dropped.
-        tables.put(key("a", "tablut"), Box::new(2u32));
-        assert!(tables.take(&key("a", "tartan")).is_none());
+        assert!(tables.put(key(1, "a", "tablut"), Box::new(2u32)));
+        assert!(tables.take(&key(1, "a", "tartan")).is_none());
         assert!(tables.is_empty());
     }
 
     #[test]
-    fn the_store_is_bounded_and_drops_the_least_recently_used() {
+    fn a_connection_replaces_only_its_own_searchers_and_they_go_with_it() {
         let tables = KeptTables::new(2);
-        for owner in ["a", "b", "c"] {
-            tables.put(key(owner, "s"), Box::new(()));
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        assert!(tables.put(key(1, "a", "s"), Box::new(())));
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(tables.put(key(1, "b", "s"), Box::new(())));
+        // Full with connection 1's: connection 2 cannot take a place.
+        assert!(!tables.put(key(2, "a", "s"), Box::new(())));
         assert_eq!(tables.len(), 2);
-        assert!(tables.take(&key("a", "s")).is_none(), "the oldest went");
-        assert!(tables.take(&key("c", "s")).is_some());
+        // Connection 1's third name replaces its least recently used.
+        assert!(tables.put(key(1, "c", "s"), Box::new(())));
+        assert!(tables.take(&key(1, "a", "s")).is_none(), "the oldest went");
+        assert!(tables.take(&key(1, "b", "s")).is_some());
+        assert!(tables.put(key(2, "a", "s"), Box::new(())), "a free place");
+        tables.drop_connection(1);
+        assert_eq!(tables.len(), 1);
+        assert!(tables.take(&key(2, "a", "s")).is_some());
         let none = KeptTables::new(0);
-        none.put(key("a", "s"), Box::new(()));
+        assert!(!none.put(key(1, "a", "s"), Box::new(())));
         assert!(none.is_empty(), "0 keeps none");
     }
 }

@@ -878,3 +878,53 @@ async fn bytes_that_are_no_request_are_refused_and_the_server_goes_on() {
     let reply = proto::LegalMovesResponse::decode(reply.as_slice()).unwrap();
     assert_eq!(reply.moves.len(), 80);
 }
+
+/// A channel of its own to the server at `addr` (its own connection).
+async fn own_channel(addr: &str) -> Channel {
+    Endpoint::from_shared(addr.to_string())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap()
+}
+
+/// Kept tables belong to their connection: dropped when it closes, and a
+/// connection cannot take another's place when the store is full.
+#[tokio::test]
+async fn kept_tables_go_with_their_connection_and_no_one_takes_anothers() {
+    let caps = Caps {
+        kept_tables: 1,
+        ..Caps::default()
+    };
+    let runner = SearchRunner::new(SearchPool::new(1, 1), caps);
+    let service = EngineService::with_runner(runner.clone());
+    let addr = serve_in_background(caber_service::router(service)).await;
+    let addr = format!("http://{addr}");
+    let search = |table: &str| proto::BestMoveRequest {
+        table: table.into(),
+        ..best_move(proto::Limits {
+            depth: 2,
+            ..Default::default()
+        })
+    };
+    let first = own_channel(&addr).await;
+    GameEngineClient::new(first.clone())
+        .best_move(search("mine"))
+        .await
+        .unwrap();
+    assert_eq!(runner.kept().len(), 1);
+    // Another connection searches with a table of its own: the store is
+    // full with the first's, so its searcher is not kept.
+    let second = own_channel(&addr).await;
+    GameEngineClient::new(second.clone())
+        .best_move(search("theirs"))
+        .await
+        .unwrap();
+    assert_eq!(runner.kept().len(), 1);
+    drop(second);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(runner.kept().len(), 1, "the first's table stays");
+    drop(first);
+    let kept = runner.kept().clone();
+    wait_until("the table goes with its connection", || kept.is_empty()).await;
+}

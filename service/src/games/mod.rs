@@ -100,13 +100,15 @@ pub trait Adapter: Send + Sync + 'static {
     }
 }
 
-/// Where a search's searcher is kept between calls: the store and the
-/// owner's name for it (its connection and the name the client chose).
+/// Where a search's searcher is kept between calls: the store and its
+/// owner (the client's connection and the name it chose).
 pub struct KeptTable {
     /// The kept searchers.
     pub tables: Arc<KeptTables>,
-    /// Whose it is.
-    pub owner: String,
+    /// The client's connection (`None` in process).
+    pub connection: Option<u64>,
+    /// The name the client chose.
+    pub name: String,
 }
 
 /// The searcher a request names (empty: the game's default) and the

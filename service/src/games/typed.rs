@@ -342,7 +342,8 @@ impl<A: Adapter> ServedGame for Served<A> {
                 entry.name
             );
             let key = TableKey {
-                owner: k.owner,
+                connection: k.connection,
+                name: k.name,
                 setup,
             };
             (k.tables, key)
@@ -359,6 +360,8 @@ impl<A: Adapter> ServedGame for Served<A> {
                 progress(&texts::<A>(&position, i))
             });
             if let Some((tables, key)) = kept {
+                // Not kept when other connections fill the store: the next
+                // search starts afresh, which costs only speed.
                 tables.put(key, Box::new(searcher));
             }
             Searched {
