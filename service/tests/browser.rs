@@ -96,12 +96,22 @@ async fn call(
         .method(Method::POST)
         .uri(format!("/caber.v1.GameEngine/{method}"))
         .header("content-type", content_type)
-        .header("accept", content_type)
         .header("x-grpc-web", "1");
+    if !headers.iter().any(|(name, _)| *name == "accept") {
+        request = request.header("accept", content_type);
+    }
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let (http, version, headers, body) = send(addr, request.body(Full::new(body)).unwrap()).await;
+    let answer = send(addr, request.body(Full::new(body)).unwrap()).await;
+    read_answer(answer)
+}
+
+/// A gRPC-Web answer read in the form its `content-type` says.
+fn read_answer((http, version, headers, body): (StatusCode, Version, HeaderMap, Bytes)) -> Answer {
+    let text = headers
+        .get("content-type")
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/grpc-web-text"));
     let body = if text {
         // Each message and the trailers are base64 on their own, each padded.
         let mut bytes = Vec::new();
@@ -212,6 +222,43 @@ async fn binary_and_text_grpc_web_answer_over_http1() {
     assert_eq!(
         position.text,
         "3bbb3/4b4/4w4/b3w3b/bbwwkwwbb/b3w3b/4w4/4b4/3bbb3 b -"
+    );
+}
+
+/// A text call is answered as text when its `Accept` names no gRPC-Web
+/// form (tonic-web alone answered it as binary), and a body that is not
+/// base64 is the client's error (it was `INTERNAL`, "Invalid symbol 33").
+#[tokio::test]
+async fn text_calls_are_answered_as_text_and_bad_base64_is_invalid() {
+    let addr = start(ServerOptions::default()).await;
+    for accept in ["*/*", "application/json"] {
+        let games = call(
+            addr,
+            "ListGames",
+            TEXT,
+            &proto::ListGamesRequest {},
+            &[("accept", accept)],
+        )
+        .await;
+        assert_eq!(games.headers["content-type"], TEXT, "accept {accept}");
+        assert_eq!(games.grpc_status.as_deref(), Some("0"), "{games:?}");
+        assert!(!games.decode::<proto::ListGamesResponse>(0).games.is_empty());
+    }
+    let bad = Request::builder()
+        .method(Method::POST)
+        .uri("/caber.v1.GameEngine/ListGames")
+        .header("content-type", "application/grpc-web-text")
+        .header("x-grpc-web", "1")
+        .body(Full::new(Bytes::from_static(b"!!!!????")))
+        .unwrap();
+    let answer = read_answer(send(addr, bad).await);
+    assert_eq!(answer.headers["content-type"], TEXT);
+    assert_eq!(answer.grpc_status.as_deref(), Some("3"), "{answer:?}");
+    assert!(
+        answer
+            .grpc_message
+            .starts_with("request:%20not%20valid%20gRPC-Web%20(tonic-web:%20Invalid%20symbol%2033"),
+        "{answer:?}"
     );
 }
 

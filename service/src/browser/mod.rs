@@ -5,6 +5,7 @@
 //! the analysis board's files ([`page`]) when asked for.
 
 pub mod page;
+pub mod web_text;
 
 use std::time::Duration;
 
@@ -16,12 +17,20 @@ use tower::util::Either;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use self::page::PageLayer;
+use self::web_text::{AnswerInKind, ClientErrors};
 
-/// The layers in front of the call layer, outermost last: gRPC-Web
-/// translation, then CORS (which answers preflights itself), then the page.
+/// The layers in front of the call layer, outermost last: gRPC-Web's
+/// client errors, gRPC-Web translation, the form of its answers, then CORS
+/// (which answers preflights itself), then the page.
 pub type BrowserLayers = Stack<
-    GrpcWebLayer,
-    Stack<Either<CorsLayer, Identity>, Stack<Either<PageLayer, Identity>, Identity>>,
+    ClientErrors,
+    Stack<
+        GrpcWebLayer,
+        Stack<
+            AnswerInKind,
+            Stack<Either<CorsLayer, Identity>, Stack<Either<PageLayer, Identity>, Identity>>,
+        >,
+    >,
 >;
 
 /// How long a browser may keep a CORS preflight's answer.
@@ -120,8 +129,14 @@ pub fn layers(origins: &Origins, web: bool) -> BrowserLayers {
     let page = tower::util::option_layer(web.then_some(PageLayer));
     let cors = tower::util::option_layer(origins.layer());
     Stack::new(
-        GrpcWebLayer::new(),
-        Stack::new(cors, Stack::new(page, Identity::new())),
+        ClientErrors,
+        Stack::new(
+            GrpcWebLayer::new(),
+            Stack::new(
+                AnswerInKind,
+                Stack::new(cors, Stack::new(page, Identity::new())),
+            ),
+        ),
     )
 }
 
