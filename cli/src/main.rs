@@ -318,6 +318,19 @@ enum Bench {
         /// Mutated requests per RPC and game.
         #[arg(long, default_value_t = 20)]
         mutations: usize,
+        /// Connections that each make one call and then stay idle.
+        #[arg(long, default_value_t = 1000)]
+        held: usize,
+        /// The server's --max-connection-idle-ms: connections idle after
+        /// their call must be closed within it (and 5 s).
+        #[arg(long, default_value_t = 300_000)]
+        max_connection_idle_ms: u64,
+        /// Seconds each of the two Monte Carlo searches of search-memory runs.
+        #[arg(long, default_value_t = 60)]
+        search_seconds: u64,
+        /// Connections of kept-tables, each searching with a table of its own.
+        #[arg(long, default_value_t = 20)]
+        kept_connections: usize,
     },
     /// Uniformly random full games from the position the options give (the
     /// start of --game/--variant by default) on one thread of the server (the
@@ -561,6 +574,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             connections,
             saturate,
             mutations,
+            held,
+            max_connection_idle_ms,
+            search_seconds,
+            kept_connections,
         }) => {
             let plan = commands::reliability::ReliabilitySettings {
                 target: session.common.target(),
@@ -573,6 +590,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 saturate: saturate
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 mutations,
+                held,
+                max_connection_idle: std::time::Duration::from_millis(max_connection_idle_ms),
+                search_time: std::time::Duration::from_secs(search_seconds),
+                kept_connections,
                 seed: session.common.seed,
             };
             commands::reliability::run(&plan, session.common.json).await

@@ -16,7 +16,9 @@
 //!   (`--saturate`; meaningful when the server runs here);
 //! - `fuzz`: valid requests of every RPC and game with their bytes mutated:
 //!   no call answers `INTERNAL` or `UNKNOWN`, the connection and the server
-//!   survive.
+//!   survive;
+//! - `held-connections`, `search-memory`, `kept-tables`, `grpc-web`: what a
+//!   client may hold beyond a call ([`holding`]).
 //!
 //! The attacks speak plaintext HTTP/2 (run the suite against a plaintext
 //! port); the resident memory comes from `/proc` (`--server-pid`) or from
@@ -43,6 +45,8 @@ use tonic::transport::Channel;
 use crate::client;
 use crate::output::out;
 
+mod holding;
+
 /// The health check's path, which needs no token.
 const HEALTH_CHECK: &str = "/grpc.health.v1.Health/Check";
 
@@ -67,6 +71,14 @@ pub struct ReliabilitySettings {
     pub saturate: usize,
     /// Mutated requests of `fuzz`, per RPC and game.
     pub mutations: usize,
+    /// Connections of `held-connections`, each making one call.
+    pub held: usize,
+    /// The server's `--max-connection-idle-ms`.
+    pub max_connection_idle: Duration,
+    /// How long each search of `search-memory` runs.
+    pub search_time: Duration,
+    /// Connections of `kept-tables`, each with a table of its own.
+    pub kept_connections: usize,
     /// Seed of the random moves and mutations.
     pub seed: u64,
 }
@@ -105,16 +117,24 @@ pub async fn run(plan: &ReliabilitySettings, json_output: bool) -> anyhow::Resul
     for scenario in [
         "stalled-streams",
         "connection-flood",
+        "held-connections",
         "unread-reviews",
         "deadlines",
+        "search-memory",
+        "kept-tables",
+        "grpc-web",
         "fuzz",
     ] {
         let started = Instant::now();
         let mut s = match scenario {
             "stalled-streams" => stalled_streams(&server, plan).await,
             "connection-flood" => connection_flood(&server, plan).await,
+            "held-connections" => holding::held_connections(&server, plan).await,
             "unread-reviews" => unread_reviews(&server, plan).await,
             "deadlines" => deadlines(&server, plan).await,
+            "search-memory" => holding::search_memory(&server, plan).await,
+            "kept-tables" => holding::kept_tables(&server, plan).await,
+            "grpc-web" => holding::grpc_web(&server).await,
             _ => fuzz(&server, plan).await,
         };
         s.figure("seconds", round(started.elapsed().as_secs_f64()));
