@@ -1,0 +1,820 @@
+//! `caber engine`: a UCI-style engine loop on standard input and output, for
+//! GUIs, tournament managers and scripts (docs/ENGINE.md). One process
+//! serves many positions; every search is an `Analyze` call, so the loop
+//! keeps reading while one runs (`stop`, `isready`, `ponderhit`, `quit`).
+//! Every `go` gets exactly one `bestmove`, naming a move of a finished
+//! search iteration or `(none)`.
+
+mod answers;
+mod input;
+
+use std::collections::VecDeque;
+use std::future;
+use std::time::Duration;
+
+use anyhow::Context;
+use caber_engine::quote;
+use caber_service::proto;
+use caber_service::search_runner::DEFAULT_MOVETIME;
+use tokio::io::BufReader;
+use tokio::time::Instant;
+use tonic::Streaming;
+
+use super::{status, Session};
+use crate::lines::{BoundedLines, Line};
+use crate::output::out;
+use crate::sides::{self, Sides};
+use answers::{as_report, bestmove_line, finished, info_lines, searched};
+use input::{parse, Go, Input, Start};
+
+/// Most principal variations `setoption name MultiPV` takes.
+const MAX_MULTIPV: u32 = 64;
+
+/// Most threads `setoption name Threads` takes (the server lowers it further
+/// to its own maximum and says so in an `info string`).
+const MAX_THREADS: u32 = 256;
+
+/// Times a search is retried, 50 ms apart, while the server is busy (a
+/// search just stopped still holding its place).
+const BUSY_RETRIES: u32 = 20;
+
+/// The default of the `Hash` option: the searchers' own table size.
+const DEFAULT_HASH_MB: u32 = 16;
+
+/// Most MB `setoption name Hash` takes (a server lowers it further to its
+/// `--max-hash-mb`, and says so).
+const MAX_HASH_MB: u32 = 65_536;
+
+/// Interval of the `info` lines of a running search, in milliseconds.
+const REPORT_MS: u32 = 250;
+
+/// Time kept back from a clock, for the moves' round trips.
+const CLOCK_MARGIN_MS: u64 = 50;
+
+/// The longest input line read (a `position` with a long game's moves fits
+/// many times over); a longer one is answered with its start and size.
+const MAX_LINE: usize = 1 << 20;
+
+/// A command waiting for the running search's `bestmove`.
+struct Queued {
+    input: Input,
+    /// A `go` that a later `stop` or `quit` (or, for one that waits for
+    /// `stop`, the end of the input) already ended: it gets a minimal search.
+    stopped: bool,
+}
+
+/// What ends a running search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Until {
+    /// Its limits, on the server.
+    Limits,
+    /// `stop` only (`go infinite`): a final report that comes first is held.
+    Stop,
+    /// `stop`, or `ponderhit` and then these limits from that moment on.
+    PonderHit(Budget),
+    /// Limits the loop keeps itself (after `ponderhit`): a depth reached,
+    /// a node count, a time.
+    Goal {
+        depth: u32,
+        nodes: u64,
+        by: Option<Instant>,
+    },
+}
+
+/// The limits of a `go ponder`, applied at `ponderhit`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Budget {
+    depth: u32,
+    nodes: u64,
+    /// From a `movetime` or the clocks; 0: none.
+    movetime: u64,
+    infinite: bool,
+}
+
+/// A search in progress.
+struct Search {
+    stream: Streaming<proto::AnalysisUpdate>,
+    /// The latest report of a finished iteration: the move of an early end.
+    latest: Option<proto::AnalysisUpdate>,
+    until: Until,
+    /// What the `info` lines printed last said (see [`searched`]).
+    printed: Vec<String>,
+    /// The search to run instead when it ends before an iteration finished.
+    minimal: proto::BestMoveRequest,
+}
+
+impl Search {
+    /// Whether `update` meets the goal the loop keeps for this search.
+    fn reached(&self, update: &proto::AnalysisUpdate) -> bool {
+        let Until::Goal { depth, nodes, .. } = self.until else {
+            return false;
+        };
+        let stats = update.stats.clone().unwrap_or_default();
+        finished(update)
+            && ((depth > 0 && stats.depth >= depth) || (nodes > 0 && stats.nodes >= nodes))
+    }
+
+    /// Whether only `stop` (or `ponderhit`) ends this search.
+    fn waits_for_stop(&self) -> bool {
+        matches!(self.until, Until::Stop | Until::PonderHit(_))
+    }
+
+    /// The time at which the loop ends this search, if it keeps one.
+    fn deadline(&self) -> Option<Instant> {
+        match self.until {
+            Until::Goal { by, .. } => by,
+            _ => None,
+        }
+    }
+}
+
+/// The options a GUI may set, and the position searched.
+struct Engine {
+    game: String,
+    variant: String,
+    searcher: String,
+    seed: u64,
+    multipv: u32,
+    threads: u32,
+    /// The `Hash` option in MB (0: the searcher's default).
+    hash: u32,
+    /// The games started (`ucinewgame`, `Clear Hash`): each has its own
+    /// kept table on the server.
+    games: u32,
+    /// `debug on`: what each search asks for, said in `info string`.
+    debug: bool,
+    /// The position of the last `position` command, if it was read.
+    position: Option<super::Current>,
+}
+
+/// Runs the loop until `quit` or the end of the input (docs/ENGINE.md,
+/// "Order and scripts"). Commands that come while a search runs wait for
+/// its `bestmove`, but `stop`, `isready`, `ponderhit` and `quit`, which are
+/// obeyed at once: `stop` ends the running search and every `go` waiting,
+/// `quit` does the same and ends the loop once what came before it is
+/// answered; the end of the input ends the loop once every command has
+/// run (a search that waits for `stop` is stopped).
+pub async fn run(session: &mut Session) -> anyhow::Result<()> {
+    let mut engine = Engine {
+        game: session.common.game.clone(),
+        variant: session.common.variant.clone(),
+        searcher: String::new(),
+        seed: session.common.seed,
+        multipv: 1,
+        threads: 1,
+        hash: 0,
+        games: 0,
+        debug: false,
+        position: None,
+    };
+    let mut lines = BoundedLines::new(BufReader::new(tokio::io::stdin()), MAX_LINE);
+    let mut input_done = false;
+    let mut waiting: VecDeque<Queued> = VecDeque::new();
+    let mut search: Option<Search> = None;
+    // The `bestmove` of a search that waits for `stop` (or `ponderhit`)
+    // and ended first, and whether it was pondering.
+    let mut held: Option<(String, bool)> = None;
+    loop {
+        while search.is_none() && held.is_none() {
+            let Some(queued) = waiting.pop_front() else {
+                break;
+            };
+            search = engine.dispatch(session, queued).await;
+        }
+        if input_done {
+            if held.is_some() || search.as_ref().is_some_and(Search::waits_for_stop) {
+                // Nothing more will come: a search waiting for `stop` is stopped.
+                stop(&mut engine, session, &mut search, &mut held, &mut waiting).await;
+                continue;
+            }
+            if search.is_none() && waiting.is_empty() {
+                return Ok(());
+            }
+        }
+        let deadline = search.as_ref().and_then(Search::deadline);
+        let update = async {
+            match search.as_mut() {
+                Some(s) => s.stream.message().await,
+                None => future::pending().await,
+            }
+        };
+        let timer = async {
+            match deadline {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => future::pending().await,
+            }
+        };
+        tokio::select! {
+            line = lines.next_line(), if !input_done => {
+                let input = match line.context("cannot read standard input")? {
+                    None => {
+                        input_done = true;
+                        for q in waiting.iter_mut() {
+                            if let Input::Go(go) = &q.input {
+                                // Nothing will stop it: stopped now.
+                                q.stopped |= go.infinite || go.ponder;
+                            }
+                        }
+                        continue;
+                    }
+                    Some(Line::Text(text)) => parse(&text),
+                    Some(long @ Line::TooLong { .. }) => {
+                        out!("info string error: a line of more than {MAX_LINE} bytes, ignored: {long}");
+                        continue;
+                    }
+                };
+                match input {
+                    Input::IsReady => out!("readyok"),
+                    Input::Stop => stop(&mut engine, session, &mut search, &mut held, &mut waiting).await,
+                    Input::Quit => {
+                        stop(&mut engine, session, &mut search, &mut held, &mut waiting).await;
+                        input_done = true;
+                    }
+                    Input::PonderHit => ponderhit(&mut engine, session, &mut search, &mut held, &mut waiting).await,
+                    input => waiting.push_back(Queued { input, stopped: false }),
+                }
+            }
+            () = timer => {
+                let s = search.take().expect("a search is running");
+                engine.conclude(session, s.latest.as_ref(), &s.minimal).await;
+            }
+            update = update => {
+                let s = search.as_mut().expect("a search is running");
+                match update {
+                    Ok(Some(update)) => {
+                        // The final report repeats the last one when the
+                        // search ended on a report: its lines are not repeated.
+                        let key = searched(&update);
+                        if finished(&update) && key != s.printed {
+                            for line in info_lines(&update) {
+                                out!("{line}");
+                            }
+                            s.printed = key;
+                        }
+                        if let Some(stats) = update.stats.as_ref().filter(|_| update.r#final) {
+                            for note in [&stats.clamped, &stats.budget, &stats.interrupted] {
+                                if !note.is_empty() {
+                                    out!("info string {note}");
+                                }
+                            }
+                        }
+                        let reached = s.reached(&update);
+                        if finished(&update) {
+                            s.latest = Some(update.clone());
+                        }
+                        if update.r#final || reached {
+                            let s = search.take().expect("a search is running");
+                            let line = engine.bestmove(session, s.latest.as_ref(), &s.minimal).await;
+                            match s.until {
+                                Until::Stop => held = Some((line, false)),
+                                Until::PonderHit(_) => held = Some((line, true)),
+                                Until::Limits | Until::Goal { .. } => out!("{line}"),
+                            }
+                        }
+                    }
+                    Ok(None) | Err(_) => {
+                        let s = search.take().expect("a search is running");
+                        if let Err(e) = update {
+                            out!("info string error: {}", e.message());
+                        }
+                        engine.conclude(session, s.latest.as_ref(), &s.minimal).await;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `stop` (and `quit`): the running search's `bestmove` now, or the held
+/// one of a search that ended by itself; every `go` waiting is stopped too.
+async fn stop(
+    engine: &mut Engine,
+    session: &mut Session,
+    search: &mut Option<Search>,
+    held: &mut Option<(String, bool)>,
+    waiting: &mut VecDeque<Queued>,
+) {
+    for q in waiting.iter_mut() {
+        q.stopped |= matches!(q.input, Input::Go(_));
+    }
+    // Dropping the stream cancels the call, and the server stops the search.
+    if let Some(s) = search.take() {
+        engine
+            .conclude(session, s.latest.as_ref(), &s.minimal)
+            .await;
+    } else if let Some((line, _)) = held.take() {
+        out!("{line}");
+    }
+}
+
+/// `ponderhit`: the pondering search goes on as a normal one, its `go`'s
+/// limits counted from now (a search that ended while pondering answers at
+/// once); a `go ponder` still waiting will start as a normal search.
+async fn ponderhit(
+    engine: &mut Engine,
+    session: &mut Session,
+    search: &mut Option<Search>,
+    held: &mut Option<(String, bool)>,
+    waiting: &mut VecDeque<Queued>,
+) {
+    if let Some(s) = search.as_mut() {
+        if let Until::PonderHit(budget) = s.until {
+            s.until = match budget {
+                Budget { infinite: true, .. } => Until::Stop,
+                Budget {
+                    depth: 0,
+                    nodes: 0,
+                    movetime: 0,
+                    ..
+                } => Until::Goal {
+                    depth: 0,
+                    nodes: 0,
+                    by: Some(Instant::now() + DEFAULT_MOVETIME),
+                },
+                Budget {
+                    depth,
+                    nodes,
+                    movetime,
+                    ..
+                } => Until::Goal {
+                    depth,
+                    nodes,
+                    by: (movetime > 0).then(|| Instant::now() + Duration::from_millis(movetime)),
+                },
+            };
+            if s.latest.as_ref().is_some_and(|u| s.reached(u)) {
+                let s = search.take().expect("a search is running");
+                engine
+                    .conclude(session, s.latest.as_ref(), &s.minimal)
+                    .await;
+            }
+        }
+        return;
+    }
+    if held.as_ref().is_some_and(|(_, pondering)| *pondering) {
+        let (line, _) = held.take().expect("held");
+        out!("{line}");
+        return;
+    }
+    let pondering = waiting.iter_mut().rev().find_map(|q| match &mut q.input {
+        Input::Go(go) if go.ponder => Some(go),
+        _ => None,
+    });
+    if let Some(go) = pondering {
+        go.ponder = false;
+    }
+}
+
+impl Engine {
+    /// Answers one command; errors are said in an `info string` (a `go`
+    /// still gets its one `bestmove`), and the loop goes on.
+    async fn dispatch(&mut self, session: &mut Session, queued: Queued) -> Option<Search> {
+        let go = matches!(queued.input, Input::Go(_));
+        match self.handle(session, queued).await {
+            Ok(search) => search,
+            Err(e) => {
+                out!("info string error: {e:#}");
+                if go {
+                    out!("bestmove (none)");
+                }
+                None
+            }
+        }
+    }
+
+    /// Answers one command; a `go` that starts a search returns it.
+    async fn handle(
+        &mut self,
+        session: &mut Session,
+        queued: Queued,
+    ) -> anyhow::Result<Option<Search>> {
+        match queued.input {
+            Input::Uci => self.identify(session).await?,
+            Input::Debug(Some(on)) => self.debug = on,
+            Input::Debug(None) => out!("info string error: debug takes on or off"),
+            Input::SetOption { name, value } => self.set(session, &name, &value).await?,
+            // A new game searches with a new, empty table.
+            Input::NewGame => self.games += 1,
+            Input::Position { start, moves } => {
+                self.position = None;
+                match self.read_position(session, start, &moves).await {
+                    Ok(position) => self.position = Some(position),
+                    Err(e) => out!("info string error: {e:#}"),
+                }
+            }
+            Input::Display => match &self.position {
+                Some(current) => crate::output::position(&current.report, false),
+                None => out!("info string error: no position (send `position startpos` or `position fen ...`)"),
+            },
+            Input::Go(go) => return self.go(session, &go, queued.stopped).await,
+            Input::Unknown(line) => out!("info string unknown command: {line}"),
+            Input::Empty | Input::IsReady | Input::Stop | Input::PonderHit | Input::Quit => {}
+        }
+        Ok(None)
+    }
+
+    /// `uci`: the engine's name and options, then `uciok`.
+    async fn identify(&mut self, session: &mut Session) -> anyhow::Result<()> {
+        let games = session.games().await?;
+        out!("id name Caber {}", env!("CARGO_PKG_VERSION"));
+        out!("id author the Caber developers");
+        let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
+        out!(
+            "option name Game type combo default {} var {}",
+            self.game,
+            names.join(" var ")
+        );
+        let shown = |v: &str| {
+            if v.is_empty() {
+                "<empty>".to_string()
+            } else {
+                v.to_string()
+            }
+        };
+        out!(
+            "option name Variant type string default {}",
+            shown(&self.variant)
+        );
+        out!(
+            "option name Searcher type string default {}",
+            shown(&self.searcher)
+        );
+        out!("option name Seed type string default {}", self.seed);
+        out!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}");
+        out!("option name Threads type spin default 1 min 1 max {MAX_THREADS}");
+        out!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}");
+        out!("option name Clear Hash type button");
+        out!("uciok");
+        Ok(())
+    }
+
+    /// `setoption`: a bad value is refused at once (said in an `info
+    /// string`) and the option keeps its value; `Game`, `Variant` and
+    /// `Searcher` are checked against what `ListGames` lists.
+    async fn set(&mut self, session: &mut Session, name: &str, value: &str) -> anyhow::Result<()> {
+        let number = |max: u32| value.parse::<u32>().ok().filter(|n| (1..=max).contains(n));
+        let refused = |option: &str, why: String| {
+            out!(
+                "info string error: {option} {} refused ({why})",
+                quote(value)
+            );
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "game" => {
+                let games = session.games().await?;
+                match games.iter().find(|g| g.name.eq_ignore_ascii_case(value)) {
+                    Some(game) => {
+                        self.game = game.name.clone();
+                        self.variant.clear();
+                        self.position = None;
+                        if !self.searcher.is_empty() && searcher_of(game, &self.searcher).is_none()
+                        {
+                            out!("info string {} has no searcher {}: the Searcher option is now its default", game.name, quote(&self.searcher));
+                            self.searcher.clear();
+                        }
+                    }
+                    None => {
+                        let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
+                        refused("Game", format!("the games are {}", names.join(", ")));
+                    }
+                }
+            }
+            "variant" => {
+                let game = session.game_info_of(&self.game).await?;
+                let variant = game
+                    .variants
+                    .iter()
+                    .find(|v| v.name.eq_ignore_ascii_case(value));
+                match variant {
+                    _ if value.is_empty() => {
+                        self.variant.clear();
+                        self.position = None;
+                    }
+                    Some(v) => {
+                        self.variant = v.name.clone();
+                        self.position = None;
+                    }
+                    None => {
+                        let names: Vec<&str> =
+                            game.variants.iter().map(|v| v.name.as_str()).collect();
+                        refused(
+                            "Variant",
+                            format!("the variants of {} are {}", game.name, names.join(", ")),
+                        );
+                    }
+                }
+            }
+            "searcher" => {
+                let game = session.game_info_of(&self.game).await?;
+                if value.is_empty() || searcher_of(&game, value).is_some() {
+                    self.searcher = value.to_string();
+                } else {
+                    let names: Vec<String> = game
+                        .searchers
+                        .iter()
+                        .flat_map(|s| {
+                            std::iter::once(s.name.clone()).chain(s.aliases.iter().cloned())
+                        })
+                        .collect();
+                    refused(
+                        "Searcher",
+                        format!("the searchers of {} are {}", game.name, names.join(", ")),
+                    );
+                }
+            }
+            "seed" => match value.parse() {
+                Ok(seed) => self.seed = seed,
+                Err(_) => refused("Seed", "not a number".to_string()),
+            },
+            "multipv" => match number(MAX_MULTIPV) {
+                Some(n) => self.multipv = n,
+                None => refused("MultiPV", format!("not 1 to {MAX_MULTIPV}")),
+            },
+            "threads" => match number(MAX_THREADS) {
+                Some(n) => self.threads = n,
+                None => refused("Threads", format!("not 1 to {MAX_THREADS}")),
+            },
+            "hash" => match number(MAX_HASH_MB) {
+                Some(n) => self.hash = n,
+                None => refused("Hash", format!("not 1 to {MAX_HASH_MB}")),
+            },
+            "clear hash" => self.games += 1,
+            _ => out!("info string error: no option {}", quote(name)),
+        }
+        Ok(())
+    }
+
+    /// The position of a `position` command, each move checked by `Apply`.
+    async fn read_position(
+        &self,
+        session: &mut Session,
+        start: Start,
+        moves: &[String],
+    ) -> anyhow::Result<super::Current> {
+        let text = match &start {
+            Start::Variant => None,
+            Start::Text(text) => Some(text.as_str()),
+        };
+        let start = super::Start {
+            game: &self.game,
+            variant: &self.variant,
+            seed: self.seed,
+            text,
+        };
+        start.after(&mut session.client, moves, "").await
+    }
+
+    /// `go`: starts an `Analyze` call, or answers at once: when there is
+    /// nothing to search, when the search cannot run, and for a `go`
+    /// already stopped (a minimal search).
+    async fn go(
+        &mut self,
+        session: &mut Session,
+        go: &Go,
+        stopped: bool,
+    ) -> anyhow::Result<Option<Search>> {
+        for note in &go.ignored {
+            out!("info string go: {note}");
+        }
+        if !go.searchmoves.is_empty() {
+            out!("info string go: searchmoves ignored: the service cannot restrict a search to some root moves; all moves are searched");
+        }
+        let Some(position) = self.position.as_ref().map(|c| c.position.clone()) else {
+            out!("info string error: no position (send `position startpos` or `position fen ...`)");
+            out!("bestmove (none)");
+            return Ok(None);
+        };
+        if let Some(over) = self
+            .position
+            .as_ref()
+            .and_then(|c| c.report.outcome.as_ref())
+        {
+            out!(
+                "info string the game is over: {}",
+                crate::output::outcome_text(over)
+            );
+            out!("bestmove (none)");
+            return Ok(None);
+        }
+        let to_move = self.position.as_ref().map_or(proto::Side::One, |c| {
+            proto::Side::try_from(c.report.side_to_move).unwrap_or(proto::Side::One)
+        });
+        let minimal = proto::BestMoveRequest {
+            position: Some(position.clone()),
+            // One node: alpha-beta's first depth always completes, a Monte
+            // Carlo search does one iteration.
+            limits: Some(proto::Limits {
+                nodes: 1,
+                seed: self.seed,
+                hash_mb: 1,
+                ..Default::default()
+            }),
+            searcher: self.searcher.clone(),
+            table: String::new(),
+        };
+        if stopped {
+            if self.debug {
+                out!("info string debug: go stopped before it started: a one-node search gives the move");
+            }
+            self.conclude(session, None, &minimal).await;
+            return Ok(None);
+        }
+        let clock = self.clock(session, go, to_move).await?;
+        let budget = Budget {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: clock.unwrap_or(go.movetime),
+            infinite: go.infinite,
+        };
+        // Searches that wait for `stop` or `ponderhit` run without limits.
+        let (until, limits) = match (go.ponder, go.infinite) {
+            (true, _) => (
+                Until::PonderHit(budget),
+                Budget {
+                    depth: 0,
+                    nodes: 0,
+                    movetime: u64::from(u32::MAX),
+                    infinite: true,
+                },
+            ),
+            (false, true) => (
+                Until::Stop,
+                Budget {
+                    depth: 0,
+                    nodes: 0,
+                    movetime: u64::from(u32::MAX),
+                    infinite: true,
+                },
+            ),
+            (false, false) => (Until::Limits, budget),
+        };
+        let request = proto::AnalyzeRequest {
+            position: Some(position),
+            limits: Some(proto::Limits {
+                depth: limits.depth,
+                nodes: limits.nodes,
+                movetime_ms: u32::try_from(limits.movetime).unwrap_or(u32::MAX),
+                seed: self.seed,
+                threads: self.threads,
+                hash_mb: self.hash,
+                ..Default::default()
+            }),
+            multipv: self.multipv,
+            report_interval_ms: REPORT_MS,
+            searcher: self.searcher.clone(),
+            // The server keeps the searcher, and its table, from one `go`
+            // of a game to the next.
+            table: format!("uci-{}", self.games),
+        };
+        if self.debug {
+            out!(
+                "info string debug: Analyze searcher {} depth {} nodes {} movetime {} threads {} hash {} multipv {} table {}{}",
+                quote(&request.searcher),
+                limits.depth,
+                limits.nodes,
+                limits.movetime,
+                self.threads,
+                self.hash,
+                self.multipv,
+                request.table,
+                match until {
+                    Until::PonderHit(_) => ", until ponderhit or stop",
+                    Until::Stop => ", until stop",
+                    _ => "",
+                }
+            );
+        }
+        let mut stream = session.client.analyze(request.clone()).await;
+        for _ in 0..BUSY_RETRIES {
+            match &stream {
+                Err(e) if e.code() == tonic::Code::ResourceExhausted => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    stream = session.client.analyze(request.clone()).await;
+                }
+                _ => break,
+            }
+        }
+        match stream {
+            Ok(stream) => Ok(Some(Search {
+                stream: stream.into_inner(),
+                latest: None,
+                until,
+                printed: Vec::new(),
+                minimal,
+            })),
+            // A search that cannot run: nothing was searched.
+            Err(e) => {
+                out!("info string error: {}", e.message());
+                out!("bestmove (none)");
+                Ok(None)
+            }
+        }
+    }
+
+    /// The `bestmove` of a search that ended: from its latest report of a
+    /// finished iteration, else from a minimal search of the position (its
+    /// `info` line printed); `(none)` when that cannot run either.
+    async fn bestmove(
+        &mut self,
+        session: &mut Session,
+        latest: Option<&proto::AnalysisUpdate>,
+        minimal: &proto::BestMoveRequest,
+    ) -> String {
+        if let Some(update) = latest.filter(|u| finished(u)) {
+            return bestmove_line(update);
+        }
+        if self.debug {
+            out!("info string debug: no iteration finished: a one-node search gives the move");
+        }
+        let mut reply = session.client.best_move(minimal.clone()).await;
+        for _ in 0..BUSY_RETRIES {
+            match &reply {
+                Err(e) if e.code() == tonic::Code::ResourceExhausted => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    reply = session.client.best_move(minimal.clone()).await;
+                }
+                _ => break,
+            }
+        }
+        match reply {
+            Ok(reply) => {
+                let update = as_report(reply.into_inner());
+                for line in info_lines(&update) {
+                    out!("{line}");
+                }
+                bestmove_line(&update)
+            }
+            Err(e) => {
+                out!("info string error: {}", status(e));
+                "bestmove (none)".to_string()
+            }
+        }
+    }
+
+    /// Prints the `bestmove` of a search that ended (see [`Engine::bestmove`]).
+    async fn conclude(
+        &mut self,
+        session: &mut Session,
+        latest: Option<&proto::AnalysisUpdate>,
+        minimal: &proto::BestMoveRequest,
+    ) {
+        let line = self.bestmove(session, latest, minimal).await;
+        out!("{line}");
+    }
+
+    /// The movetime of a `go` with clocks, for `to_move`: `wtime`/`winc`
+    /// are the clock of the side named white, else of the side that moves
+    /// first in the variant (chess's white); `btime`/`binc` the other's.
+    async fn clock(
+        &self,
+        session: &mut Session,
+        go: &Go,
+        to_move: proto::Side,
+    ) -> anyhow::Result<Option<u64>> {
+        if go.wtime.is_none() && go.btime.is_none() {
+            return Ok(None);
+        }
+        let info = session.game_info_of(&self.game).await?;
+        let white = Sides::of(&info)
+            .named("white")
+            .or_else(|| sides::moves_first(&info, &self.variant))
+            .unwrap_or(proto::Side::One);
+        let (left, inc) = if to_move == white {
+            (go.wtime, go.winc)
+        } else {
+            (go.btime, go.binc)
+        };
+        Ok(left.map(|left| clock_movetime(left, inc, go.movestogo)))
+    }
+}
+
+/// The searcher of `game` that `name` names (its name or an alias).
+fn searcher_of<'a>(game: &'a proto::GameInfo, name: &str) -> Option<&'a proto::SearcherInfo> {
+    game.searchers.iter().find(|s| {
+        s.name.eq_ignore_ascii_case(name) || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    })
+}
+
+/// A search's time from a clock: a twentieth of what is left (or its share
+/// of the moves to go) plus most of the increment, never more than the
+/// clock minus a margin.
+fn clock_movetime(left: u64, inc: u64, movestogo: Option<u64>) -> u64 {
+    let share = left / movestogo.filter(|n| *n > 0).unwrap_or(20).max(1);
+    let wanted = share + inc * 3 / 4;
+    wanted.min(left.saturating_sub(CLOCK_MARGIN_MS)).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_give_a_share_and_keep_a_margin() {
+        assert_eq!(clock_movetime(60_000, 0, None), 3_000);
+        assert_eq!(clock_movetime(60_000, 1_000, None), 3_750);
+        assert_eq!(clock_movetime(60_000, 0, Some(10)), 6_000);
+        // Nearly out of time: all but the margin, never zero.
+        assert_eq!(clock_movetime(100, 5_000, None), 50);
+        assert_eq!(clock_movetime(10, 0, None), 1);
+    }
+}
