@@ -166,7 +166,7 @@ fn a_gui_session_sets_up_searches_stops_and_quits() {
     e.send("go depth 1");
     let lines = e.until("bestmove");
     assert!(
-        lines[0].starts_with("info string error: move 1 (F6-F7-F9-D9)"),
+        lines[0].starts_with("info string error: move 1 (\"F6-F7-F9-D9\")"),
         "{lines:?}"
     );
     assert_eq!(best(&lines), "(none)");
@@ -550,8 +550,20 @@ fn any_bytes_make_a_bounded_answer() {
     input.push(b'\n');
     input.extend_from_slice(&vec![b'x'; 10 << 20]);
     input.extend_from_slice(b"\nisready\n");
+    // A move of 100 KB: the error repeats its start and size.
+    input
+        .extend_from_slice(format!("position startpos moves {}\n", "q".repeat(100_000)).as_bytes());
     let text = piped(&[], &input);
-    let lines: Vec<&str> = text.lines().collect();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let error = lines.pop().unwrap();
+    assert!(
+        error.starts_with(&format!(
+            "info string error: move 1 (\"{}\"... (100000 bytes)): ",
+            "q".repeat(64)
+        )),
+        "{error}"
+    );
+    assert!(error.len() < 1000, "{error}");
     assert_eq!(
         lines,
         [

@@ -90,3 +90,22 @@ fn an_engines_own_processes_end_with_its_game() {
     }
     assert!(!running(sleep), "the engine's child outlived the match");
 }
+
+#[test]
+fn a_long_bestmove_is_quoted_short_with_its_size() {
+    // A move of 60 KB (within the line bound): refused, and quoted short.
+    let engine = script(
+        "long-move",
+        "while read -r line; do case \"$line\" in \
+         uci) echo uciok ;; isready) echo readyok ;; \
+         go*) printf 'bestmove '; head -c 60000 /dev/zero | tr '\\0' q; echo ;; esac; done\n",
+    );
+    let out = play(&format!("uci=sh {}", engine.display()), "2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("move \"{}\"... (60000 bytes)", "q".repeat(64))),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 1000, "{} bytes of errors", stderr.len());
+}
