@@ -19,7 +19,7 @@ pub enum Line {
 }
 
 impl fmt::Display for Line {
-    /// The line as error messages quote it (see [`caber_engine::quote`]):
+    /// The line as error messages quote it (see [`mod@caber_engine::quote`]):
     /// whole when short, else its first characters and its size.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
