@@ -492,6 +492,18 @@ fn bad_go_words_bad_options_and_refused_searches_are_answered() {
     e.send("go nodes 50");
     let lines = e.until("bestmove");
     assert!(searched_move(&lines), "{lines:?}");
+    // A game without the searcher set: back to the game's default.
+    e.send("setoption name Game value Schotten-Totten");
+    e.send("setoption name Searcher value mcts");
+    e.send("isready");
+    assert_eq!(
+        e.until("readyok"),
+        [
+            "info string schotten-totten has no searcher \"mcts\": the Searcher option is now its default",
+            "info string error: Searcher \"mcts\" refused (the searchers of schotten-totten are ismcts, greedy)",
+            "readyok"
+        ]
+    );
     e.quit();
 }
 
