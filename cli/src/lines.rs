@@ -3,7 +3,8 @@
 //! line, say) makes the reader grow. Bytes that are not UTF-8 are read as
 //! U+FFFD, so they make a line of text, not an error.
 
-use std::{fmt, io};
+use std::fmt;
+use std::io::{self, BufRead};
 
 use caber_engine::quote::{quote, QUOTE_CHARS};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
@@ -35,18 +36,81 @@ impl fmt::Display for Line {
     }
 }
 
-/// Reads lines of at most `max` bytes from `reader`. Cancel-safe: what a
-/// dropped [`BoundedLines::next_line`] had read is kept for the next call.
-pub struct BoundedLines<R> {
-    reader: R,
+/// A line being read: at most `max` bytes kept, the rest counted.
+struct Partial {
     max: usize,
-    /// Whether a line over the bound is returned as soon as it passes it
-    /// (its rest then skipped), rather than once it ends.
-    early: bool,
     /// The line so far (at most `max` bytes).
     line: Vec<u8>,
     /// Bytes of the line past `max`, counted and dropped.
     over: u64,
+}
+
+impl Partial {
+    fn new(max: usize) -> Self {
+        Partial {
+            max,
+            line: Vec::new(),
+            over: 0,
+        }
+    }
+
+    /// Takes what `buf` holds of the line: how many bytes it used, and
+    /// whether the line ended in them.
+    fn feed(&mut self, buf: &[u8]) -> (usize, bool) {
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..newline.unwrap_or(buf.len())];
+        let keep = chunk.len().min(self.max - self.line.len());
+        self.line.extend_from_slice(&chunk[..keep]);
+        self.over += (chunk.len() - keep) as u64;
+        (newline.map_or(buf.len(), |i| i + 1), newline.is_some())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.line.is_empty() && self.over == 0
+    }
+
+    /// The line read so far, and a fresh start.
+    fn take(&mut self) -> Line {
+        let mut bytes = std::mem::take(&mut self.line);
+        let over = std::mem::take(&mut self.over);
+        if over > 0 {
+            return Line::TooLong {
+                start: String::from_utf8_lossy(&bytes).into_owned(),
+                bytes: bytes.len() as u64 + over,
+            };
+        }
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        Line::Text(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// Reads one line of at most `max` bytes from a blocking `reader` (a longer
+/// one is counted to its end, not kept); `None` at the end of the input.
+pub fn read_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<Line>> {
+    let mut partial = Partial::new(max);
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((!partial.is_empty()).then(|| partial.take()));
+        }
+        let (used, ended) = partial.feed(buf);
+        reader.consume(used);
+        if ended {
+            return Ok(Some(partial.take()));
+        }
+    }
+}
+
+/// Reads lines of at most `max` bytes from `reader`. Cancel-safe: what a
+/// dropped [`BoundedLines::next_line`] had read is kept for the next call.
+pub struct BoundedLines<R> {
+    reader: R,
+    /// Whether a line over the bound is returned as soon as it passes it
+    /// (its rest then skipped), rather than once it ends.
+    early: bool,
+    partial: Partial,
     /// The rest of a line returned early is being skipped.
     skipping: bool,
 }
@@ -57,10 +121,8 @@ impl<R: AsyncBufRead + Unpin> BoundedLines<R> {
     pub fn new(reader: R, max: usize) -> Self {
         BoundedLines {
             reader,
-            max,
             early: false,
-            line: Vec::new(),
-            over: 0,
+            partial: Partial::new(max),
             skipping: false,
         }
     }
@@ -80,47 +142,25 @@ impl<R: AsyncBufRead + Unpin> BoundedLines<R> {
         loop {
             let buf = self.reader.fill_buf().await?;
             if buf.is_empty() {
-                if self.line.is_empty() && self.over == 0 {
-                    return Ok(None);
-                }
-                return Ok(Some(self.take()));
+                return Ok((!self.partial.is_empty()).then(|| self.partial.take()));
             }
-            let newline = buf.iter().position(|&b| b == b'\n');
-            let chunk = &buf[..newline.unwrap_or(buf.len())];
-            let used = newline.map_or(buf.len(), |i| i + 1);
             if self.skipping {
+                let newline = buf.iter().position(|&b| b == b'\n');
+                let used = newline.map_or(buf.len(), |i| i + 1);
                 self.reader.consume(used);
                 self.skipping = newline.is_none();
                 continue;
             }
-            let keep = chunk.len().min(self.max - self.line.len());
-            self.line.extend_from_slice(&chunk[..keep]);
-            self.over += (chunk.len() - keep) as u64;
+            let (used, ended) = self.partial.feed(buf);
             self.reader.consume(used);
-            if newline.is_some() {
-                return Ok(Some(self.take()));
+            if ended {
+                return Ok(Some(self.partial.take()));
             }
-            if self.early && self.over > 0 {
+            if self.early && self.partial.over > 0 {
                 self.skipping = true;
-                return Ok(Some(self.take()));
+                return Ok(Some(self.partial.take()));
             }
         }
-    }
-
-    /// The line read so far, and a fresh start.
-    fn take(&mut self) -> Line {
-        let mut bytes = std::mem::take(&mut self.line);
-        let over = std::mem::take(&mut self.over);
-        if over > 0 {
-            return Line::TooLong {
-                start: String::from_utf8_lossy(&bytes).into_owned(),
-                bytes: bytes.len() as u64 + over,
-            };
-        }
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
-        }
-        Line::Text(String::from_utf8_lossy(&bytes).into_owned())
     }
 }
 
@@ -186,6 +226,20 @@ mod tests {
             format!("\"{}\"... (10485760 bytes)", "y".repeat(64))
         );
         assert_eq!(text("a\"b").to_string(), r#""a\"b""#);
+    }
+
+    #[test]
+    fn a_blocking_reader_reads_lines_the_same_way() {
+        let mut input: &[u8] = b"e4-d4\r\n\xffabcdefgh\nlast";
+        let mut read = Vec::new();
+        while let Some(line) = read_line(&mut input, 6).unwrap() {
+            read.push(line);
+        }
+        let long = Line::TooLong {
+            start: "\u{fffd}abcde".to_string(),
+            bytes: 9,
+        };
+        assert_eq!(read, [text("e4-d4"), long, text("last")]);
     }
 
     #[tokio::test]
