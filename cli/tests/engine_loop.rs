@@ -15,8 +15,17 @@ const ANSWER_WITHIN: Duration = Duration::from_secs(20);
 /// The engine process with its output lines, read on a thread of their own.
 struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed.
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+}
+
+impl Drop for Engine {
+    /// A test that fails leaves no engine searching.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Engine {
@@ -40,22 +49,25 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("the input is open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
     }
 
     /// The lines up to and including the first that starts with `word`,
-    /// each within [`ANSWER_WITHIN`].
+    /// all within [`ANSWER_WITHIN`].
     fn until(&mut self, word: &str) -> Vec<String> {
+        let asked = Instant::now();
         let mut lines = Vec::new();
         loop {
-            let line = self.lines.recv_timeout(ANSWER_WITHIN).unwrap_or_else(|e| {
+            let left = ANSWER_WITHIN.saturating_sub(asked.elapsed());
+            let line = self.lines.recv_timeout(left).unwrap_or_else(|e| {
                 panic!("no {word:?} within {ANSWER_WITHIN:?} ({e}): {lines:?}")
             });
             let done = line.split_whitespace().next() == Some(word);
@@ -75,23 +87,21 @@ impl Engine {
 
     /// Closes the engine's input, and awaits its end within
     /// [`ANSWER_WITHIN`]: the lines it printed after the last ones read.
-    fn end_input(self) -> Vec<String> {
-        let Engine {
-            mut child,
-            stdin,
-            lines,
-        } = self;
-        drop(stdin);
+    fn end_input(mut self) -> Vec<String> {
+        drop(self.stdin.take());
         let asked = Instant::now();
         let mut rest = Vec::new();
         loop {
-            match lines.recv_timeout(ANSWER_WITHIN.saturating_sub(asked.elapsed())) {
+            match self
+                .lines
+                .recv_timeout(ANSWER_WITHIN.saturating_sub(asked.elapsed()))
+            {
                 Ok(line) => rest.push(line),
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(e) => panic!("no end within {ANSWER_WITHIN:?} ({e}): {rest:?}"),
             }
         }
-        let status = child.wait().unwrap();
+        let status = self.child.wait().unwrap();
         assert!(status.success(), "{status}");
         rest
     }
@@ -383,10 +393,10 @@ fn piped(args: &[&str], input: &[u8]) -> String {
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let asked = Instant::now();
     while child.try_wait().unwrap().is_none() {
-        assert!(
-            asked.elapsed() < ANSWER_WITHIN,
-            "no end within {ANSWER_WITHIN:?}"
-        );
+        if asked.elapsed() > ANSWER_WITHIN {
+            let _ = child.kill();
+            panic!("no end within {ANSWER_WITHIN:?}");
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
     writer.join().unwrap().unwrap();
@@ -508,9 +518,10 @@ fn bad_go_words_bad_options_and_refused_searches_are_answered() {
 }
 
 /// `debug on` says what each search asks for; `d` prints the diagram;
-/// `ponderhit` with nothing pondering is nothing.
+/// `ponderhit` with nothing pondering is nothing, and one for a `go ponder`
+/// that waits makes it a normal search.
 #[test]
-fn debug_d_and_a_stray_ponderhit() {
+fn debug_d_and_ponderhit_before_its_search() {
     let mut e = Engine::start(&["--game", "tartan"]);
     e.send("d");
     e.send("ponderhit");
@@ -543,6 +554,14 @@ fn debug_d_and_a_stray_ponderhit() {
         lines.iter().all(|l| !l.starts_with("info string")),
         "{lines:?}"
     );
+    // A `ponderhit` that comes while its `go ponder` still waits behind
+    // another search: that search starts as a normal one.
+    e.send("go depth 2");
+    e.send("go ponder depth 1");
+    e.send("ponderhit");
+    e.until("bestmove");
+    let lines = e.until("bestmove");
+    assert!(searched_move(&lines), "{lines:?}");
     e.send("debug maybe");
     e.send("isready");
     assert_eq!(

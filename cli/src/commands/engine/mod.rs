@@ -348,11 +348,10 @@ async fn ponderhit(
                     .conclude(session, s.latest.as_ref(), &s.minimal)
                     .await;
             }
+            return;
         }
-        return;
     }
-    if held.as_ref().is_some_and(|(_, pondering)| *pondering) {
-        let (line, _) = held.take().expect("held");
+    if let Some((line, _)) = held.take_if(|(_, pondering)| *pondering) {
         out!("{line}");
         return;
     }
