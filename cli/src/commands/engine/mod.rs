@@ -81,7 +81,8 @@ enum Until {
     },
 }
 
-/// The limits of a `go ponder`, applied at `ponderhit`.
+/// A `go`'s limits: sent with its search, or, for `go ponder`, kept until
+/// `ponderhit`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Budget {
     depth: u32,
