@@ -343,6 +343,18 @@ fn a_tournament_manager_session_gets_one_searched_bestmove_per_go() {
     e.send("stop");
     let lines = e.until("bestmove");
     assert!(searched_move(&lines), "{lines:?}");
+    // The next search at once: searched in full, though the one just
+    // stopped may still hold its place on the server for a moment.
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:?}"
+    );
     // Every move the engine named is legal: the position reads.
     e.send(&position(&moves));
     e.send("isready");
@@ -451,17 +463,29 @@ fn bad_go_words_bad_options_and_refused_searches_are_answered() {
         lines.iter().any(|l| l.starts_with("info depth 1 ")),
         "{lines:?}"
     );
-    // searchmoves needs the service to restrict the root moves: said.
-    e.send("go searchmoves e2-c2 depth 2");
+    // searchmoves: only the listed legal moves are answered (the best
+    // move here is e2-c2), an illegal one is said.
+    e.send("go searchmoves a4-a3 zz d1-d2 depth 2");
     let lines = e.until("bestmove");
-    assert!(
-        lines[0].starts_with("info string go: searchmoves ignored"),
-        "{lines:?}"
+    assert_eq!(
+        lines[0],
+        "info string go: searchmoves: \"zz\" is not a legal move, ignored"
     );
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
     );
+    for line in &lines[1..lines.len() - 1] {
+        let first = line
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert!(["a4-a3", "d1-d2"].contains(&first), "{lines:?}");
+    }
+    assert!(searched_move(&lines), "{lines:?}");
     // MCTS does not search by depth: the search is refused, nothing played.
     e.send("setoption name Searcher value mcts");
     e.send("go depth 3");
@@ -633,6 +657,7 @@ const COMMANDS: &[&str] = &[
     "go ponder depth 2",
     "go depth abc nodes 200",
     "go searchmoves e2-c2 depth 1",
+    "go searchmoves d1-d2 e4-f4 nodes 300",
     "go wtime 500 btime 500",
     "go",
     "stop",

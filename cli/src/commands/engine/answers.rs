@@ -78,18 +78,32 @@ pub fn bestmove_line(update: &proto::AnalysisUpdate) -> String {
     }
 }
 
-/// A `BestMove` reply as a final report, to be answered as one.
-pub fn as_report(reply: proto::BestMoveResponse) -> proto::AnalysisUpdate {
-    proto::AnalysisUpdate {
-        r#final: true,
-        stats: reply.stats,
-        lines: vec![proto::PvLine {
-            rank: 1,
-            score: reply.score,
-            moves: reply.pv,
-            visits: 0,
-        }],
+/// `go searchmoves`: the root moves a search may answer with, and the
+/// principal variations reported of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Root {
+    /// The listed moves that are legal.
+    pub only: Vec<String>,
+    /// The `MultiPV` option.
+    pub multipv: u32,
+}
+
+/// A report of a search of every root move (one line each) as a search of
+/// `root`'s moves would give it: their lines alone, ranked again from 1,
+/// at most `MultiPV` of them.
+pub fn restrict(mut update: proto::AnalysisUpdate, root: Option<&Root>) -> proto::AnalysisUpdate {
+    let Some(root) = root else {
+        return update;
+    };
+    update
+        .lines
+        .retain(|l| l.moves.first().is_some_and(|m| root.only.contains(m)));
+    update.lines.sort_by_key(|l| l.rank);
+    update.lines.truncate(root.multipv as usize);
+    for (rank, line) in (1..).zip(update.lines.iter_mut()) {
+        line.rank = rank;
     }
+    update
 }
 
 #[cfg(test)]
@@ -109,16 +123,21 @@ mod tests {
         assert_eq!(uci_score(score(Value::MatePlies(3)).as_ref()), "mate 2");
         assert_eq!(uci_score(score(Value::MatePlies(-2)).as_ref()), "mate -1");
         assert_eq!(uci_score(score(Value::Draw(true)).as_ref()), "cp 0");
-        let mut update = as_report(proto::BestMoveResponse {
-            best_move: None,
+        let line = |rank, moves: &[&str]| proto::PvLine {
+            rank,
             score: score(Value::Centi(12)),
-            pv: vec!["e4-d4".into(), "i4-e4".into()],
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            visits: 0,
+        };
+        let mut update = proto::AnalysisUpdate {
+            r#final: true,
             stats: Some(proto::SearchStats {
                 depth: 4,
                 nodes: 900,
                 ..Default::default()
             }),
-        });
+            lines: vec![line(1, &["e4-d4", "i4-e4"])],
+        };
         assert_eq!(
             info_lines(&update),
             ["info depth 4 seldepth 0 multipv 1 score cp 12 nodes 900 nps 0 time 0 pv e4-d4 i4-e4"]
@@ -130,5 +149,32 @@ mod tests {
         assert!(!finished(&update));
         update.lines.clear();
         assert_eq!(bestmove_line(&update), "bestmove (none)");
+    }
+
+    #[test]
+    fn searchmoves_keep_their_own_lines_ranked_again() {
+        let line = |rank, mv: &str| proto::PvLine {
+            rank,
+            score: None,
+            moves: vec![mv.to_string(), "x".to_string()],
+            visits: 0,
+        };
+        let all = proto::AnalysisUpdate {
+            r#final: false,
+            stats: None,
+            lines: vec![line(1, "a1"), line(2, "b2"), line(3, "c3"), line(4, "d4")],
+        };
+        let root = Root {
+            only: vec!["d4".into(), "b2".into()],
+            multipv: 1,
+        };
+        let kept = restrict(all.clone(), Some(&root));
+        assert_eq!(kept.lines, [line(1, "b2")]);
+        let two = Root { multipv: 2, ..root };
+        assert_eq!(
+            restrict(all.clone(), Some(&two)).lines,
+            [line(1, "b2"), line(2, "d4")]
+        );
+        assert_eq!(restrict(all.clone(), None), all);
     }
 }

@@ -24,7 +24,7 @@ use super::{status, Session};
 use crate::lines::{BoundedLines, Line};
 use crate::output::out;
 use crate::sides::{self, Sides};
-use answers::{as_report, bestmove_line, finished, info_lines, searched};
+use answers::{bestmove_line, finished, info_lines, restrict, searched, Root};
 use input::{parse, Go, Input, Start};
 
 /// Most principal variations `setoption name MultiPV` takes.
@@ -34,9 +34,12 @@ const MAX_MULTIPV: u32 = 64;
 /// to its own maximum and says so in an `info string`).
 const MAX_THREADS: u32 = 256;
 
-/// Times a search is retried, 50 ms apart, while the server is busy (a
-/// search just stopped still holding its place).
+/// Times a search is retried, [`BUSY_WAIT`] apart, while the server is
+/// busy (a search just stopped still holding its place).
 const BUSY_RETRIES: u32 = 20;
+
+/// The wait between two tries of a search the server was too busy for.
+const BUSY_WAIT: Duration = Duration::from_millis(50);
 
 /// The default of the `Hash` option: the searchers' own table size.
 const DEFAULT_HASH_MB: u32 = 16;
@@ -100,8 +103,21 @@ struct Search {
     until: Until,
     /// What the `info` lines printed last said (see [`searched`]).
     printed: Vec<String>,
-    /// The search to run instead when it ends before an iteration finished.
-    minimal: proto::BestMoveRequest,
+    /// How it is answered when it ends before an iteration finished.
+    minimal: Minimal,
+    /// The request, sent again while the server is busy.
+    request: proto::AnalyzeRequest,
+    /// Times it was sent again.
+    retries: u32,
+}
+
+/// The search that answers a `go` whose own search ended before an
+/// iteration finished (or never started): the fewest nodes in which an
+/// iteration finishes, one for each root move with `searchmoves`.
+struct Minimal {
+    request: proto::AnalyzeRequest,
+    /// The `searchmoves` of the `go`.
+    root: Option<Root>,
 }
 
 impl Search {
@@ -243,6 +259,7 @@ pub async fn run(session: &mut Session) -> anyhow::Result<()> {
                 let s = search.as_mut().expect("a search is running");
                 match update {
                     Ok(Some(update)) => {
+                        let update = restrict(update, s.minimal.root.as_ref());
                         // The final report repeats the last one when the
                         // search ended on a report: its lines are not repeated.
                         let key = searched(&update);
@@ -270,6 +287,20 @@ pub async fn run(session: &mut Session) -> anyhow::Result<()> {
                                 Until::Stop => held = Some((line, false)),
                                 Until::PonderHit(_) => held = Some((line, true)),
                                 Until::Limits | Until::Goal { .. } => out!("{line}"),
+                            }
+                        }
+                    }
+                    // The server refuses a search it has no place for in the
+                    // stream: a search just stopped may still hold its place.
+                    Err(e) if busy(&e) && s.printed.is_empty() && s.retries < BUSY_RETRIES => {
+                        s.retries += 1;
+                        tokio::time::sleep(BUSY_WAIT).await;
+                        match analyze(session, &s.request).await {
+                            Ok(stream) => s.stream = stream,
+                            Err(e) => {
+                                let s = search.take().expect("a search is running");
+                                out!("info string error: {}", e.message());
+                                engine.conclude(session, s.latest.as_ref(), &s.minimal).await;
                             }
                         }
                     }
@@ -576,9 +607,6 @@ impl Engine {
         for note in &go.ignored {
             out!("info string go: {note}");
         }
-        if !go.searchmoves.is_empty() {
-            out!("info string go: searchmoves ignored: the service cannot restrict a search to some root moves; all moves are searched");
-        }
         let Some(position) = self.position.as_ref().map(|c| c.position.clone()) else {
             out!("info string error: no position (send `position startpos` or `position fen ...`)");
             out!("bestmove (none)");
@@ -599,22 +627,30 @@ impl Engine {
         let to_move = self.position.as_ref().map_or(proto::Side::One, |c| {
             proto::Side::try_from(c.report.side_to_move).unwrap_or(proto::Side::One)
         });
-        let minimal = proto::BestMoveRequest {
-            position: Some(position.clone()),
-            // One node: alpha-beta's first depth always completes, a Monte
-            // Carlo search does one iteration.
-            limits: Some(proto::Limits {
-                nodes: 1,
-                seed: self.seed,
-                hash_mb: 1,
-                ..Default::default()
-            }),
-            searcher: self.searcher.clone(),
-            table: String::new(),
+        let root = self.root(session, &position, &go.searchmoves).await?;
+        // Every root move has its line when the search is restricted.
+        let multipv = root.as_ref().map_or(self.multipv, |r| r.lines);
+        let minimal = Minimal {
+            request: proto::AnalyzeRequest {
+                position: Some(position.clone()),
+                // Alpha-beta's first depth always completes; a Monte Carlo
+                // search expands a root move an iteration.
+                limits: Some(proto::Limits {
+                    nodes: u64::from(root.as_ref().map_or(1, |r| r.lines)),
+                    seed: self.seed,
+                    hash_mb: 1,
+                    ..Default::default()
+                }),
+                multipv,
+                report_interval_ms: REPORT_MS,
+                searcher: self.searcher.clone(),
+                table: String::new(),
+            },
+            root: root.map(|r| r.root),
         };
         if stopped {
             if self.debug {
-                out!("info string debug: go stopped before it started: a one-node search gives the move");
+                out!("info string debug: go stopped before it started: a minimal search gives the move");
             }
             self.conclude(session, None, &minimal).await;
             return Ok(None);
@@ -659,7 +695,7 @@ impl Engine {
                 hash_mb: self.hash,
                 ..Default::default()
             }),
-            multipv: self.multipv,
+            multipv,
             report_interval_ms: REPORT_MS,
             searcher: self.searcher.clone(),
             // The server keeps the searcher, and its table, from one `go`
@@ -675,7 +711,7 @@ impl Engine {
                 limits.movetime,
                 self.threads,
                 self.hash,
-                self.multipv,
+                multipv,
                 request.table,
                 match until {
                     Until::PonderHit(_) => ", until ponderhit or stop",
@@ -684,23 +720,15 @@ impl Engine {
                 }
             );
         }
-        let mut stream = session.client.analyze(request.clone()).await;
-        for _ in 0..BUSY_RETRIES {
-            match &stream {
-                Err(e) if e.code() == tonic::Code::ResourceExhausted => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    stream = session.client.analyze(request.clone()).await;
-                }
-                _ => break,
-            }
-        }
-        match stream {
+        match analyze(session, &request).await {
             Ok(stream) => Ok(Some(Search {
-                stream: stream.into_inner(),
+                stream,
                 latest: None,
                 until,
                 printed: Vec::new(),
                 minimal,
+                request,
+                retries: 0,
             })),
             // A search that cannot run: nothing was searched.
             Err(e) => {
@@ -713,36 +741,44 @@ impl Engine {
 
     /// The `bestmove` of a search that ended: from its latest report of a
     /// finished iteration, else from a minimal search of the position (its
-    /// `info` line printed); `(none)` when that cannot run either.
+    /// `info` lines printed); `(none)` when that cannot run either.
     async fn bestmove(
         &mut self,
         session: &mut Session,
         latest: Option<&proto::AnalysisUpdate>,
-        minimal: &proto::BestMoveRequest,
+        minimal: &Minimal,
     ) -> String {
         if let Some(update) = latest.filter(|u| finished(u)) {
             return bestmove_line(update);
         }
         if self.debug {
-            out!("info string debug: no iteration finished: a one-node search gives the move");
+            out!("info string debug: no iteration finished: a minimal search gives the move");
         }
-        let mut reply = session.client.best_move(minimal.clone()).await;
+        let mut last = run_to_end(session, &minimal.request).await;
         for _ in 0..BUSY_RETRIES {
-            match &reply {
-                Err(e) if e.code() == tonic::Code::ResourceExhausted => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    reply = session.client.best_move(minimal.clone()).await;
+            match &last {
+                Err(e) if busy(e) => {
+                    tokio::time::sleep(BUSY_WAIT).await;
+                    last = run_to_end(session, &minimal.request).await;
                 }
                 _ => break,
             }
         }
-        match reply {
-            Ok(reply) => {
-                let update = as_report(reply.into_inner());
+        match last {
+            Ok(Some(update)) => {
+                let update = restrict(update, minimal.root.as_ref());
+                if !finished(&update) {
+                    out!("info string error: the minimal search finished no iteration of these moves");
+                    return "bestmove (none)".to_string();
+                }
                 for line in info_lines(&update) {
                     out!("{line}");
                 }
                 bestmove_line(&update)
+            }
+            Ok(None) => {
+                out!("info string error: the minimal search gave no report");
+                "bestmove (none)".to_string()
             }
             Err(e) => {
                 out!("info string error: {}", status(e));
@@ -756,10 +792,50 @@ impl Engine {
         &mut self,
         session: &mut Session,
         latest: Option<&proto::AnalysisUpdate>,
-        minimal: &proto::BestMoveRequest,
+        minimal: &Minimal,
     ) {
         let line = self.bestmove(session, latest, minimal).await;
         out!("{line}");
+    }
+
+    /// The root of a `go searchmoves`: its legal moves (an illegal one is
+    /// said and left out), and the lines to ask for (every root move's);
+    /// `None` without `searchmoves`, or when they leave no move out.
+    async fn root(
+        &self,
+        session: &mut Session,
+        position: &proto::Position,
+        searchmoves: &[String],
+    ) -> anyhow::Result<Option<Restricted>> {
+        if searchmoves.is_empty() {
+            return Ok(None);
+        }
+        let legal = super::legal_move_texts(session, position).await?;
+        let mut only: Vec<String> = Vec::new();
+        for mv in searchmoves {
+            if !legal.contains(mv) {
+                out!(
+                    "info string go: searchmoves: {} is not a legal move, ignored",
+                    quote(mv)
+                );
+            } else if !only.contains(mv) {
+                only.push(mv.clone());
+            }
+        }
+        if only.is_empty() {
+            out!("info string go: searchmoves: no legal move listed, all moves are searched");
+            return Ok(None);
+        }
+        if only.len() == legal.len() {
+            return Ok(None);
+        }
+        Ok(Some(Restricted {
+            lines: u32::try_from(legal.len()).unwrap_or(u32::MAX),
+            root: Root {
+                only,
+                multipv: self.multipv,
+            },
+        }))
     }
 
     /// The movetime of a `go` with clocks, for `to_move`: `wtime`/`winc`
@@ -786,6 +862,53 @@ impl Engine {
         };
         Ok(left.map(|left| clock_movetime(left, inc, go.movestogo)))
     }
+}
+
+/// A `go searchmoves` as it is searched: every root move's line is asked
+/// for, and the lines of the listed moves kept (the service cannot restrict
+/// a search's root moves).
+struct Restricted {
+    /// The root moves: the lines asked for.
+    lines: u32,
+    root: Root,
+}
+
+/// Whether the server refused a call for want of a place to search (a
+/// search just stopped may hold its place for a moment): worth a retry.
+fn busy(status: &tonic::Status) -> bool {
+    status.code() == tonic::Code::ResourceExhausted
+}
+
+/// An `Analyze` call, retried while the server is busy. (A server may also
+/// say so in the stream, as its first message.)
+async fn analyze(
+    session: &mut Session,
+    request: &proto::AnalyzeRequest,
+) -> Result<Streaming<proto::AnalysisUpdate>, tonic::Status> {
+    let mut stream = session.client.analyze(request.clone()).await;
+    for _ in 0..BUSY_RETRIES {
+        match &stream {
+            Err(e) if busy(e) => {
+                tokio::time::sleep(BUSY_WAIT).await;
+                stream = session.client.analyze(request.clone()).await;
+            }
+            _ => break,
+        }
+    }
+    stream.map(tonic::Response::into_inner)
+}
+
+/// An `Analyze` call's last report: its final one.
+async fn run_to_end(
+    session: &mut Session,
+    request: &proto::AnalyzeRequest,
+) -> Result<Option<proto::AnalysisUpdate>, tonic::Status> {
+    let mut stream = analyze(session, request).await?;
+    let mut last = None;
+    while let Some(update) = stream.message().await? {
+        last = Some(update);
+    }
+    Ok(last)
 }
 
 /// The searcher of `game` that `name` names (its name or an alias).
