@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+use caber_engine::quote;
 use caber_service::proto;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -106,7 +107,8 @@ pub struct State {
 impl State {
     /// Reads a state message; an error names what is wrong.
     pub fn parse(text: &str) -> Result<State, Failure> {
-        let bad = |why: String| Failure::Protocol(format!("a state message {why}: {text:.120}"));
+        let bad =
+            |why: String| Failure::Protocol(format!("a state message {why}: {}", quote(text)));
         let value: Value =
             serde_json::from_str(text).map_err(|e| bad(format!("is not JSON ({e})")))?;
         let turn = match value.get("turn").and_then(Value::as_str) {
@@ -115,7 +117,10 @@ impl State {
             Some("WHITEWIN") => Turn::WhiteWin,
             Some("BLACKWIN") => Turn::BlackWin,
             Some("DRAW") => Turn::Draw,
-            other => return Err(bad(format!("has no valid \"turn\" ({other:?})"))),
+            _ => {
+                let turn = value.get("turn").map_or("none".to_string(), shown);
+                return Err(bad(format!("has no valid \"turn\" ({turn})")));
+            }
         };
         let rows = value
             .get("board")
@@ -141,9 +146,13 @@ impl State {
                     Some("BLACK") => state.black.push(name),
                     Some("WHITE") => state.white.push(name),
                     Some("KING") if state.king.is_none() => state.king = Some(name),
-                    other => return Err(bad(format!("has {other:?} on {name}"))),
+                    _ => return Err(bad(format!("has {} on {name}", shown(cell)))),
                 }
             }
+        }
+        // The server leaves even a captured king on the board.
+        if state.king.is_none() {
+            return Err(bad("has no \"KING\"".to_string()));
         }
         state.black.sort();
         state.white.sort();
@@ -160,6 +169,15 @@ impl State {
             history: Vec::new(),
             passes: 0,
         }
+    }
+}
+
+/// A JSON value the server sent, as an error repeats it: a string quoted
+/// (cut to its start and size when long), anything else as JSON, cut too.
+fn shown(value: &Value) -> String {
+    match value.as_str() {
+        Some(text) => quote(text).to_string(),
+        None => quote(&value.to_string()).to_string(),
     }
 }
 
@@ -278,8 +296,11 @@ mod tests {
             // A second king.
             (
                 &START.replacen("\"EMPTY\"", "\"KING\"", 1),
-                "Some(\"KING\") on e5",
+                "\"KING\" on e5",
             ),
+            // No king: the server leaves even a captured one on the board.
+            (&START.replacen("\"KING\"", "\"THRONE\"", 1), "no \"KING\""),
+            (r#"{"board":[],"turn":7}"#, "(\"7\")"),
             (&START.replacen("[\"EMPTY\",", "[", 1), "row 1"),
         ];
         for (text, expected) in cases {

@@ -21,15 +21,18 @@
 //!   view where cards are hidden) and `go movetime MS` for each move (the
 //!   same deadline as `cmd=`).
 
-use std::process::Output;
+use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use caber_engine::quote;
 use caber_service::proto;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use tokio::io::{AsyncRead, AsyncReadExt};
 
 use crate::client::Client;
+use crate::process_group::{in_own_group, ProcessGroup};
 use crate::replies::status;
 use crate::uci_process::UciProcess;
 
@@ -280,10 +283,10 @@ impl Player {
                         "{}: exited with {}: {}",
                         self.spec,
                         out.status,
-                        String::from_utf8_lossy(&out.stderr).trim()
+                        quote(String::from_utf8_lossy(&out.stderr).trim())
                     );
                 }
-                move_of(last).with_context(|| format!("{}: no move in {last:?}", self.spec))
+                move_of(last).with_context(|| format!("{}: no move in {}", self.spec, quote(last)))
             }
         }
     }
@@ -295,19 +298,76 @@ fn command_deadline(movetime: u32) -> Duration {
     Duration::from_millis(2 * u64::from(movetime) + 10_000)
 }
 
-/// Runs an engine command to its end, or kills it at `deadline`.
-async fn run_command(words: &[String], deadline: Duration) -> anyhow::Result<Output> {
-    let run = tokio::process::Command::new(&words[0])
+/// The most of a `cmd=` engine's output kept: the end of its standard
+/// output (its last line is the move), the start of its standard error.
+const KEPT_OUTPUT: usize = 64 * 1024;
+
+/// What a `cmd=` engine did: how it exited and what of its output is kept.
+#[derive(Debug)]
+struct Ran {
+    status: ExitStatus,
+    /// The last [`KEPT_OUTPUT`] bytes of its standard output.
+    stdout: Vec<u8>,
+    /// The first [`KEPT_OUTPUT`] bytes of its standard error.
+    stderr: Vec<u8>,
+}
+
+/// Runs an engine command to its end, or kills it at `deadline`; its
+/// process group ends with it.
+async fn run_command(words: &[String], deadline: Duration) -> anyhow::Result<Ran> {
+    let mut command = tokio::process::Command::new(&words[0]);
+    command
         .args(&words[1..])
-        .kill_on_drop(true)
-        .output();
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = in_own_group(&mut command)
+        .spawn()
+        .with_context(|| format!("cannot run {}", quote(&words[0])))?;
+    let _group = ProcessGroup::of(&child);
+    let stdout = child.stdout.take().context("the engine's output")?;
+    let stderr = child.stderr.take().context("the engine's errors")?;
+    let run = async {
+        let (stdout, stderr, status) =
+            tokio::join!(kept(stdout, true), kept(stderr, false), child.wait());
+        anyhow::Ok(Ran {
+            status: status?,
+            stdout: stdout?,
+            stderr: stderr?,
+        })
+    };
     match tokio::time::timeout(deadline, run).await {
-        Ok(out) => out.with_context(|| format!("cannot run {:?}", words[0])),
+        Ok(ran) => ran.with_context(|| format!("cannot run {}", quote(&words[0]))),
         Err(_) => bail!(
-            "{:?} gave no move within {:.1} s and was killed",
-            words[0],
+            "{} gave no move within {:.1} s and was killed",
+            quote(&words[0]),
             deadline.as_secs_f64()
         ),
+    }
+}
+
+/// Reads `input` to its end, keeping its last (`tail`) or its first
+/// [`KEPT_OUTPUT`] bytes.
+async fn kept(mut input: impl AsyncRead + Unpin, tail: bool) -> std::io::Result<Vec<u8>> {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = input.read(&mut buf).await?;
+        if n == 0 {
+            if tail && kept.len() > KEPT_OUTPUT {
+                kept.drain(..kept.len() - KEPT_OUTPUT);
+            }
+            return Ok(kept);
+        }
+        if tail {
+            kept.extend_from_slice(&buf[..n]);
+            if kept.len() > 2 * KEPT_OUTPUT {
+                kept.drain(..kept.len() - KEPT_OUTPUT);
+            }
+        } else {
+            let room = KEPT_OUTPUT.saturating_sub(kept.len());
+            kept.extend_from_slice(&buf[..n.min(room)]);
+        }
     }
 }
 
@@ -451,7 +511,8 @@ mod tests {
             .await
             .unwrap_err();
         assert!(
-            err.to_string().contains("gave no move within 0.2 s"),
+            err.to_string()
+                .contains("\"sleep\" gave no move within 0.2 s"),
             "{err}"
         );
         assert!(started.elapsed() < Duration::from_secs(20));
@@ -473,6 +534,33 @@ mod tests {
         let out = run_command(&echo, Duration::from_secs(20)).await.unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "bestmove e4-e5\n");
         assert_eq!(command_deadline(1000), Duration::from_secs(12));
+    }
+
+    #[tokio::test]
+    async fn a_commands_output_is_kept_bounded() {
+        // A megabyte of noise, then the move: the end is kept, and the move
+        // with it; of an error output only the start.
+        let noisy = || {
+            let noise = tokio::io::AsyncReadExt::take(tokio::io::repeat(b'x'), 1 << 20);
+            tokio::io::AsyncReadExt::chain(noise, &b"\nbestmove e4-e5\n"[..])
+        };
+        let tail = kept(noisy(), true).await.unwrap();
+        assert_eq!(tail.len(), KEPT_OUTPUT);
+        assert!(tail.ends_with(b"x\nbestmove e4-e5\n"));
+        let head = kept(noisy(), false).await.unwrap();
+        assert_eq!(head, vec![b'x'; KEPT_OUTPUT]);
+        let out = run_command(
+            &[
+                "sh".to_string(),
+                "-c".to_string(),
+                "head -c 3000000 /dev/zero; echo; echo bestmove a1-a2".to_string(),
+            ],
+            Duration::from_secs(20),
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.stdout.len(), KEPT_OUTPUT);
+        assert!(out.stdout.ends_with(b"\nbestmove a1-a2\n"));
     }
 
     #[test]

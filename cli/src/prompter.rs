@@ -3,7 +3,7 @@
 //! (rustyline); from a pipe, plain lines. The editor blocks, so it runs on
 //! a thread of its own and answers each question over a channel.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::Context;
@@ -15,6 +15,11 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{Editor, Helper};
 use tokio::sync::{mpsc, oneshot};
+
+use crate::lines::{self, Line};
+
+/// The longest line read from a pipe (a longer one is ignored, not kept).
+const MAX_LINE: usize = 64 * 1024;
 
 /// One question: the prompt, the words to complete, where to answer.
 type Question = (String, Vec<String>, oneshot::Sender<Option<String>>);
@@ -98,13 +103,17 @@ impl Reader {
             Reader::Plain => {
                 print!("{prompt}");
                 std::io::stdout().flush().ok();
-                let mut line = String::new();
-                match std::io::stdin().lock().read_line(&mut line) {
-                    Ok(0) | Err(_) => {
+                match lines::read_line(&mut std::io::stdin().lock(), MAX_LINE) {
+                    Ok(None) | Err(_) => {
                         println!();
                         None
                     }
-                    Ok(_) => Some(line),
+                    Ok(Some(Line::Text(line))) => Some(line),
+                    // Not kept: said, and answered as an empty line.
+                    Ok(Some(long)) => {
+                        println!("a line of more than {MAX_LINE} bytes, ignored: {long}");
+                        Some(String::new())
+                    }
                 }
             }
         }

@@ -1,24 +1,36 @@
 //! An engine that speaks the UCI-style protocol of `caber engine`
 //! (docs/ENGINE.md), run as a process for a whole game of `caber match`:
 //! started and set up once, then asked for each move with `position fen`
-//! and `go movetime`.
+//! and `go movetime`. It runs in a process group of its own, ended with the
+//! game (when this is dropped), so whatever it started ends too; its lines
+//! are read with a bound.
 
 use std::process::Stdio;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use caber_engine::quote;
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use crate::lines::{BoundedLines, Line};
+use crate::process_group::{in_own_group, ProcessGroup};
 
 /// How long an engine may take to answer `uci` or `isready`.
 const SETUP_WITHIN: Duration = Duration::from_secs(10);
 
+/// The longest line read from an engine: a longer one ends its game.
+pub const MAX_LINE: usize = 64 * 1024;
+
 /// A running engine process.
 pub struct UciProcess {
-    /// Killed when dropped.
+    /// The engine's process group, killed when dropped (first: fields
+    /// drop in order).
+    _group: ProcessGroup,
+    /// Killed when dropped, and reaped.
     _child: Child,
     stdin: ChildStdin,
-    stdout: Lines<BufReader<ChildStdout>>,
+    stdout: BoundedLines<BufReader<ChildStdout>>,
 }
 
 impl UciProcess {
@@ -32,26 +44,25 @@ impl UciProcess {
         seed: u64,
     ) -> anyhow::Result<Self> {
         let (program, args) = words.split_first().context("uci= needs a command")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
+            .stderr(Stdio::null());
+        let mut child = in_own_group(&mut command)
             .spawn()
-            .with_context(|| format!("cannot run {program:?}"))?;
+            .with_context(|| format!("cannot run {}", quote(program)))?;
         let stdin = child.stdin.take().context("the engine's standard input")?;
-        let stdout = BufReader::new(
-            child
-                .stdout
-                .take()
-                .context("the engine's standard output")?,
-        )
-        .lines();
+        let stdout = child
+            .stdout
+            .take()
+            .context("the engine's standard output")?;
         let mut engine = UciProcess {
+            _group: ProcessGroup::of(&child),
             _child: child,
             stdin,
-            stdout,
+            stdout: BoundedLines::cut_early(BufReader::new(stdout), MAX_LINE),
         };
         engine.send("uci").await?;
         engine.until("uciok", SETUP_WITHIN).await?;
@@ -82,7 +93,7 @@ impl UciProcess {
         self.send(&format!("go movetime {movetime}")).await?;
         let line = self.until("bestmove", within).await?;
         match line.split_whitespace().nth(1) {
-            Some("(none)") | None => bail!("the engine found no move: {line:?}"),
+            Some("(none)") | None => bail!("the engine found no move: {}", quote(&line)),
             Some(mv) => Ok(mv.to_string()),
         }
     }
@@ -98,12 +109,19 @@ impl UciProcess {
             .context("the engine's input is closed")
     }
 
-    /// Reads lines until one whose first word is `word`, and returns it.
+    /// Reads lines until one whose first word is `word`, and returns it; a
+    /// line over [`MAX_LINE`] bytes is an error.
     async fn until(&mut self, word: &str, within: Duration) -> anyhow::Result<String> {
         let read = async {
             while let Some(line) = self.stdout.next_line().await? {
-                if line.split_whitespace().next() == Some(word) {
-                    return Ok(line);
+                match line {
+                    Line::Text(line) if line.split_whitespace().next() == Some(word) => {
+                        return Ok(line)
+                    }
+                    Line::Text(_) => {}
+                    long @ Line::TooLong { .. } => {
+                        bail!("the engine printed a line of more than {MAX_LINE} bytes: {long}")
+                    }
                 }
             }
             bail!("the engine ended before {word:?}")

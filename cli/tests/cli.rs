@@ -225,7 +225,7 @@ fn errors_exit_with_code_2_and_the_server_message() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.starts_with("error: --moves: move 2 (zz): move.text: bad move notation"),
+        err.starts_with("error: --moves: move 2 (\"zz\"): move.text: bad move notation"),
         "{err}"
     );
     let out = caber(&["legal", "--position", &format!("{START_BOARD} x -")]);

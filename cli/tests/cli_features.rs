@@ -510,3 +510,39 @@ fn progress_is_drawn_only_on_a_terminal() {
     assert!(shown.contains("perft 4"), "{shown}");
     assert!(shown.contains("nodes 18540960"), "{shown}");
 }
+
+/// A person's lines from a pipe are read with a bound: a line of 100 KB is
+/// said and ignored, bytes that are not UTF-8 make a bad move (not the end
+/// of the game), and the game goes on to the resignation.
+#[test]
+fn play_reads_bounded_lines_of_any_bytes() {
+    let dir = temp("play-bounded");
+    let record = dir.join("game.record");
+    let mut input = vec![b'x'; 100_000];
+    input.extend_from_slice(b"\n\xff\xfe\nresign\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caber"))
+        .args(["play", "--depth", "1", "--record", path(&record)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let text = ok(&out);
+    assert!(
+        text.contains(&format!(
+            "a line of more than 65536 bytes, ignored: \"{}\"... (100000 bytes)",
+            "x".repeat(64)
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("bad move notation: move \"\u{fffd}\u{fffd}\""),
+        "{text}"
+    );
+    let saved = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(saved.tag("Reason"), Some("resigned"), "{text}");
+}

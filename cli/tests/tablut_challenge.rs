@@ -403,3 +403,67 @@ fn the_transcript_in_the_docs_is_what_caber_prints() {
     );
     assert!(dir.join("game.record").exists());
 }
+
+#[test]
+fn a_board_without_the_king_is_a_protocol_error() {
+    // The server leaves even a captured king on the board: a board with
+    // none is not one of its states.
+    let (port, server) = fake_server(|mut stream| {
+        let start = Played::<Tablut>::start(Variant::Ashton, 0).to_notation();
+        let kingless = state_message(&start, "WHITE").replacen("\"KING\"", "\"THRONE\"", 1);
+        write_frame(&mut stream, &kingless);
+        // Whatever the client does, it has no more to read.
+        let _ = stream.read(&mut [0u8; 64]);
+    });
+    let output = client(port, "white", &["--timeout", "5", "--record", "/dev/null"]);
+    server.join().unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("protocol error: a state message has no \"KING\""),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn what_the_server_sent_is_quoted_short_with_its_size() {
+    // A 60 KB cell name: the error repeats its start and its size.
+    let (code, stderr) = failing(
+        |s| {
+            let start = Played::<Tablut>::start(Variant::Ashton, 0).to_notation();
+            let long = format!("\"{}\"", "Q".repeat(60_000));
+            let state = state_message(&start, "BLACK").replacen("\"EMPTY\"", &long, 1);
+            write_frame(s, &state);
+        },
+        "5",
+    );
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "has \"{}\"... (60000 bytes) on a1",
+            "Q".repeat(64)
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 1000, "{} bytes of errors", stderr.len());
+}
+
+#[test]
+fn a_turn_in_a_game_caber_calls_over_is_a_protocol_error() {
+    // Black to move with no piece: by Caber's rules the game is over.
+    let (port, server) = fake_server(|mut stream| {
+        write_frame(
+            &mut stream,
+            &state_message("9/9/9/9/4k4/9/9/9/9 b -", "BLACK"),
+        );
+        let _ = stream.read(&mut [0u8; 64]);
+    });
+    let output = client(port, "black", &["--timeout", "5", "--record", "/dev/null"]);
+    server.join().unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("the server's first state gives BLACK the move, but by Caber's ashton rules the game is over"),
+        "{stderr}"
+    );
+}

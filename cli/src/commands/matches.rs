@@ -14,6 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use caber_engine::quote;
 use caber_engine::record::{GameRecord, RecordResult, RecordedMove};
 use caber_service::proto;
 use rand::SeedableRng;
@@ -326,7 +327,7 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
         let applied = client
             .apply(apply_request(position, &mv))
             .await
-            .map_err(|s| status(s).context(format!("{}: move {mv:?}", mover.spec)))?
+            .map_err(|s| status(s).context(format!("{}: move {}", mover.spec, quote(&mv))))?
             .into_inner();
         let played = required(applied.r#move, "move")?.text;
         record.moves.push(RecordedMove {

@@ -16,6 +16,7 @@ pub mod search;
 pub mod tablut_challenge;
 pub mod view;
 
+use caber_engine::quote;
 use caber_service::proto::{self, position::State, r#move::Kind};
 
 use crate::args::Common;
@@ -143,7 +144,9 @@ impl Start<'_> {
             let reply = client
                 .apply(apply_request(current.position, mv))
                 .await
-                .map_err(|s| status(s).context(format!("{context}move {} ({mv})", i + 1)))?;
+                .map_err(|s| {
+                    status(s).context(format!("{context}move {} ({})", i + 1, quote(mv)))
+                })?;
             current = from_report(required(reply.into_inner().position, "position")?)?;
         }
         Ok(current)

@@ -266,6 +266,13 @@ async fn start(session: &mut Session, state: &State, args: &ChallengeArgs) -> an
         .into_inner()
         .position;
     let report = required(report, "position")?;
+    if let Some(over) = &report.outcome {
+        anyhow::bail!(
+            "the server's first state gives {} the move, but by Caber's ashton rules the game is over ({})",
+            mover.wire(),
+            crate::output::outcome_text(over)
+        );
+    }
     let standard = session
         .client
         .new_game(proto::NewGameRequest {
@@ -375,6 +382,13 @@ async fn follow(
         );
     }
     if let Turn::ToMove(color) = state.turn {
+        if let Some(over) = &report.outcome {
+            anyhow::bail!(
+                "state {n} gives {} the move, but by Caber's ashton rules the game is over ({})",
+                color.wire(),
+                crate::output::outcome_text(over)
+            );
+        }
         if after.side_to_move != color.side() as i32 {
             anyhow::bail!(
                 "state {n} gives the turn to {}, Caber's rules to the other side",
