@@ -706,3 +706,42 @@ proptest! {
         prop_assert_eq!(bestmoves, gos, "{:?} -> {:?}", steps, printed);
     }
 }
+
+/// `Hash` offers the server's maximum (in process, half this machine's
+/// memory) and refuses more at once, keeping its value: a size the machine
+/// cannot hold never reaches a search (it aborted the process before).
+#[test]
+fn hash_is_offered_and_refused_within_the_servers_maximum() {
+    let text = piped(&[], b"uci\nquit\n");
+    let option = text
+        .lines()
+        .find(|l| l.starts_with("option name Hash "))
+        .expect("a Hash option");
+    let max: u64 = option
+        .rsplit(' ')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .expect("a maximum");
+    assert!((1..=65_536).contains(&max), "{option}");
+    let input = format!(
+        "setoption name Hash value {}\nsetoption name Hash value 8\nposition startpos\ndebug on\ngo depth 1\nquit\n",
+        max + 1
+    );
+    let text = piped(&[], input.as_bytes());
+    assert!(
+        text.contains(&format!(
+            "info string error: Hash \"{}\" refused (not 1 to {max}, the server's maximum)",
+            max + 1
+        )),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("info string debug: Analyze ") && l.contains(" hash 8 ")),
+        "the old value kept: {text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+}

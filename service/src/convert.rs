@@ -12,7 +12,7 @@ use tonic::Status;
 
 use crate::errors;
 use crate::proto;
-use crate::search_runner::{BudgetChange, Clamp, Limit, Notes};
+use crate::search_runner::{BudgetChange, Caps, Clamp, Limit, Notes};
 
 impl From<Player> for proto::Side {
     fn from(player: Player) -> Self {
@@ -153,6 +153,23 @@ pub fn limits(message: Option<&proto::Limits>) -> Option<Limits> {
         || limits.movetime.is_some()
         || limits.table_mb > 0;
     any.then_some(limits)
+}
+
+/// A server's maximums as the API says them (0: none).
+pub fn server_limits(caps: &Caps) -> proto::ServerLimits {
+    let ms = |d: Duration| match d {
+        Duration::MAX => 0,
+        d => u64::try_from(d.as_millis()).unwrap_or(u64::MAX),
+    };
+    let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    proto::ServerLimits {
+        max_movetime_ms: ms(caps.max_movetime),
+        max_nodes: caps.max_nodes,
+        max_threads: small(caps.max_threads),
+        max_hash_mb: small(caps.max_table_mb),
+        max_kept_tables: small(caps.kept_tables),
+        max_review_ms: ms(caps.max_review),
+    }
 }
 
 /// A lowered limit as the API says it.

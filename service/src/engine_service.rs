@@ -111,7 +111,10 @@ impl GameEngine for EngineService {
         _request: Request<proto::ListGamesRequest>,
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
         let games = games::registry().iter().map(|g| g.info()).collect();
-        Ok(Response::new(proto::ListGamesResponse { games }))
+        Ok(Response::new(proto::ListGamesResponse {
+            games,
+            limits: Some(convert::server_limits(&self.runner.caps())),
+        }))
     }
 
     async fn new_game(

@@ -51,14 +51,19 @@ impl Session {
         self.game_info_of(&game).await
     }
 
-    /// Every game `ListGames` lists.
-    pub async fn games(&mut self) -> anyhow::Result<Vec<proto::GameInfo>> {
+    /// What `ListGames` answers: the games and the server's maximums.
+    pub async fn listing(&mut self) -> anyhow::Result<proto::ListGamesResponse> {
         let reply = self
             .client
             .list_games(proto::ListGamesRequest {})
             .await
             .map_err(status)?;
-        Ok(reply.into_inner().games)
+        Ok(reply.into_inner())
+    }
+
+    /// Every game `ListGames` lists.
+    pub async fn games(&mut self) -> anyhow::Result<Vec<proto::GameInfo>> {
+        Ok(self.listing().await?.games)
     }
 
     /// What `ListGames` says of `game`.

@@ -19,9 +19,18 @@ const MAX_THREADS: u32 = 256;
 /// The default of the `Hash` option: the searchers' own table size.
 const DEFAULT_HASH_MB: u32 = 16;
 
-/// Most MB `setoption name Hash` takes (a server lowers it further to its
-/// `--max-hash-mb`, and says so).
+/// Most MB `setoption name Hash` takes from a server that names no maximum.
 const MAX_HASH_MB: u32 = 65_536;
+
+/// The most `Hash` may be: the server's maximum (`ListGames`; in process,
+/// half this machine's memory), else [`MAX_HASH_MB`].
+async fn max_hash(session: &mut Session) -> anyhow::Result<u32> {
+    let limits = session.listing().await?.limits.unwrap_or_default();
+    Ok(match limits.max_hash_mb {
+        0 => MAX_HASH_MB,
+        n => n.min(MAX_HASH_MB),
+    })
+}
 
 impl Engine {
     /// `uci`: the engine's name and options, then `uciok`.
@@ -53,7 +62,11 @@ impl Engine {
         out!("option name Seed type string default {}", self.seed);
         out!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}");
         out!("option name Threads type spin default 1 min 1 max {MAX_THREADS}");
-        out!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}");
+        let max_hash = max_hash(session).await?;
+        out!(
+            "option name Hash type spin default {} min 1 max {max_hash}",
+            DEFAULT_HASH_MB.min(max_hash)
+        );
         out!("option name Clear Hash type button");
         out!("uciok");
         Ok(())
@@ -150,10 +163,13 @@ impl Engine {
                 Some(n) => self.threads = n,
                 None => refused("Threads", format!("not 1 to {MAX_THREADS}")),
             },
-            "hash" => match number(MAX_HASH_MB) {
-                Some(n) => self.hash = n,
-                None => refused("Hash", format!("not 1 to {MAX_HASH_MB}")),
-            },
+            "hash" => {
+                let max = max_hash(session).await?;
+                match number(max) {
+                    Some(n) => self.hash = n,
+                    None => refused("Hash", format!("not 1 to {max}, the server's maximum")),
+                }
+            }
             "clear hash" => self.games += 1,
             _ => out!("info string error: no option {}", quote(name)),
         }
