@@ -58,12 +58,13 @@ def captures(binary, moves, move):
 
 def has_capture(binary, moves):
     """Whether the side to move after `moves` has a capturing move."""
-    return any(captures(binary, moves, move) for move in caber(binary, moves, "legal")["moves"])
+    legal = caber(binary, moves, "legal")["moves"]
+    return any(captures(binary, moves, move["text"]) for move in legal)
 
 
 def drop(binary, moves):
     """A black capture of a soldier after `moves` that white cannot answer with one, or None."""
-    for reply in caber(binary, moves, "legal")["moves"]:
+    for reply in (m["text"] for m in caber(binary, moves, "legal")["moves"]):
         taken = captures(binary, moves, reply)
         if taken and not has_capture(binary, moves + [reply]):
             return reply
@@ -85,7 +86,7 @@ def main():
         turns = drops = 0
         for ply in range(0, len(played), 2):
             moves = played[:ply]
-            chosen = caber(args.binary, moves, "best", *limit)["move"]
+            chosen = caber(args.binary, moves, "best", *limit)["bestMove"]["text"]
             reply = drop(args.binary, moves + [chosen])
             turns += 1
             if reply:

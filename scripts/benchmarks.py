@@ -81,7 +81,13 @@ def games(binary):
 
 def variants(listed):
     """(game, variant) of every variant of every listed game."""
-    return [(g["name"], v) for g in listed for v in g["variants"]]
+    return [(g["name"], v["name"]) for g in listed for v in g["variants"]]
+
+
+def default_of(items):
+    """The name of the item marked default (a `ListGames` reply's variants
+    or searchers; fields at their default are left out of its JSON)."""
+    return next(i["name"] for i in items if i.get("isDefault"))
 
 
 def search_runs(listed):
@@ -91,8 +97,8 @@ def search_runs(listed):
     runs = [(g, v, d) for (g, v), d in SEARCH_DEPTHS.items()]
     for g in listed:
         searched = {game for game, _, _ in runs}
-        if g["default_searcher"] == "alphabeta" and g["name"] not in searched:
-            runs.append((g["name"], g["default_variant"], SEARCH_DEPTH))
+        if default_of(g["searchers"]) == "alphabeta" and g["name"] not in searched:
+            runs.append((g["name"], default_of(g["variants"]), SEARCH_DEPTH))
     return runs
 
 
@@ -101,11 +107,12 @@ def match_plays(listed):
     baseline: plain UCT where the game has it, else its other searcher."""
     plays = []
     for g in listed:
-        if "uct-baseline" in g["aliases"]:
+        searchers = g["searchers"]
+        if any("uct-baseline" in s.get("aliases", []) for s in searchers):
             baseline = "uct-baseline"
         else:
-            baseline = next(s for s in g["searchers"] if s != g["default_searcher"])
-        plays += [(g["name"], v, "default", baseline) for v in g["variants"]]
+            baseline = next(s["name"] for s in searchers if not s.get("isDefault"))
+        plays += [(g["name"], v["name"], "default", baseline) for v in g["variants"]]
     return plays
 
 
@@ -122,13 +129,13 @@ def playouts(binary, listed, seconds):
         r = last_json(out)
         ludii = LUDII.get((game, variant))
         ratio = (
-            f"{r['games_per_second'] / ludii[1]:.0f}-{r['games_per_second'] / ludii[0]:.0f}x"
+            f"{r['gamesPerSecond'] / ludii[1]:.0f}-{r['gamesPerSecond'] / ludii[0]:.0f}x"
             if ludii
             else ""
         )
         rows.append(
-            f"| {game} | {variant} | {r['games_per_second']:,.0f} | "
-            f"{r['moves_per_second']:,.0f} | {r['mean_length']:.1f} | {ratio} |"
+            f"| {game} | {variant} | {r['gamesPerSecond']:,.0f} | "
+            f"{r['movesPerSecond']:,.0f} | {r['meanLength']:.1f} | {ratio} |"
         )
     return rows
 
@@ -137,7 +144,7 @@ def perft(binary):
     out, wall, cpu = caber(
         binary, "--game", "tablut", "--variant", "ashton", "perft", "--depth", "5", "--json"
     )
-    nodes = last_json(out)["nodes"]
+    nodes = int(last_json(out)["nodes"])
     return [
         "| perft | nodes | wall s | CPU s |",
         "| --- | ---: | ---: | ---: |",
@@ -156,10 +163,11 @@ def searches(binary, listed):
                 binary, "--game", game, "--variant", variant, "best",
                 "--depth", str(depth), "--threads", str(threads), "--json",
             )
-            r = last_json(out)
+            # The `BestMove` reply; 64-bit counts come as strings.
+            r = last_json(out)["stats"]
             rows.append(
-                f"| {game} {variant} | {depth} | {threads} | {r['nodes']:,} | "
-                f"{r['nps']:,} | {r['time_ms'] / 1000:.2f} |"
+                f"| {game} {variant} | {depth} | {threads} | {int(r['nodes']):,} | "
+                f"{int(r['nps']):,} | {int(r['timeMs']) / 1000:.2f} |"
             )
     return rows
 
@@ -185,11 +193,11 @@ def matches(binary, listed, games, movetime, only, kept, when):
             "--concurrency", "2", "--no-records", "--json",
         )
         r = last_json(out)
-        low, high = r["elo_95"]
-        unbounded = "+inf" if r["a_score"] >= 0.5 else "-inf"
+        low, high = r["elo95"]
+        unbounded = "+inf" if r["aScore"] >= 0.5 else "-inf"
         rows.append(
             f"| {game} | {variant} | {a} | {b} | {r['games']} | {movetime} | "
-            f"{100 * r['a_score']:.1f}% | "
+            f"{100 * r['aScore']:.1f}% | "
             f"{signed(r['elo'], unbounded)} ({signed(low, '-inf')} .. {signed(high, '+inf')}) | "
             f"{when} |"
         )

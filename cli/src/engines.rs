@@ -393,13 +393,18 @@ pub async fn random_move(
     Ok(Some(moves.swap_remove(rng.random_range(0..moves.len()))))
 }
 
-/// The move in an engine's last line: `bestmove MOVE ...` or JSON `{"move": ...}`.
+/// The move in an engine's last line: `bestmove MOVE ...`, or JSON: a
+/// `BestMove` reply (`{"bestMove": {"text": ...}}`, what `caber best
+/// --json` prints) or `{"move": ...}` (what builds before it printed).
 fn move_of(line: &str) -> Option<String> {
     if let Some(rest) = line.trim().strip_prefix("bestmove ") {
         return rest.split_whitespace().next().map(str::to_string);
     }
     let json: serde_json::Value = serde_json::from_str(line).ok()?;
-    json["move"].as_str().map(str::to_string)
+    json["bestMove"]["text"]
+        .as_str()
+        .or_else(|| json["move"].as_str())
+        .map(str::to_string)
 }
 
 #[cfg(test)]
@@ -568,6 +573,10 @@ mod tests {
         assert_eq!(
             move_of("bestmove e4-e5 score cp 3").as_deref(),
             Some("e4-e5")
+        );
+        assert_eq!(
+            move_of(r#"{"bestMove":{"text":"e4-d4"},"moves":["e4-d4"]}"#).as_deref(),
+            Some("e4-d4")
         );
         assert_eq!(
             move_of(r#"{"move":"p:G5@3/d:clan","depth":2}"#).as_deref(),

@@ -11,6 +11,7 @@ mod clock;
 mod commands;
 mod elo;
 mod engines;
+mod json;
 mod lines;
 mod output;
 mod process_group;

@@ -99,16 +99,6 @@ fn error_message(error: &anyhow::Error) -> String {
     parts.join(": ")
 }
 
-/// A score as JSON: `{"cp": n}`, `{"mate_plies": n}` or `{"draw": true}`.
-pub fn score_json(score: Option<&proto::Score>) -> Json {
-    match score.and_then(|s| s.value.as_ref()) {
-        Some(Value::Centi(c)) => json!({ "cp": c }),
-        Some(Value::MatePlies(n)) => json!({ "mate_plies": n }),
-        Some(Value::Draw(_)) => json!({ "draw": true }),
-        None => Json::Null,
-    }
-}
-
 /// A score for humans, UCI style: `cp 34`, `mate_plies 5`, `draw`.
 pub fn score_text(score: Option<&proto::Score>) -> String {
     match score.and_then(|s| s.value.as_ref()) {
@@ -123,16 +113,6 @@ fn win_probability(score: Option<&proto::Score>) -> f64 {
     score.map_or(0.5, |s| s.win_probability)
 }
 
-fn outcome_json(outcome: Option<&proto::Outcome>) -> Json {
-    outcome.map_or(Json::Null, |o| {
-        json!({
-            "result": if o.result() == outcome::Result::Draw { "draw" } else { "win" },
-            "winner": o.winner_name,
-            "reason": o.reason,
-        })
-    })
-}
-
 pub fn outcome_text(o: &proto::Outcome) -> String {
     if o.result() == outcome::Result::Draw {
         format!("draw ({})", o.reason)
@@ -141,22 +121,9 @@ pub fn outcome_text(o: &proto::Outcome) -> String {
     }
 }
 
-fn report_json(report: &proto::PositionReport) -> Json {
-    let (game, variant) = report
-        .position
-        .as_ref()
-        .map_or(("", ""), |p| (p.game.as_str(), p.variant.as_str()));
-    json!({
-        "game": game,
-        "variant": variant,
-        "position": report.text,
-        "side_to_move": report.side_to_move_name,
-        "outcome": outcome_json(report.outcome.as_ref()),
-        "diagram": report.diagram,
-    })
-}
-
-fn print_report(report: &proto::PositionReport) {
+/// A position for people: its diagram, game, text and who is to move (or
+/// how the game ended).
+pub fn print_report(report: &proto::PositionReport) {
     out!("{}", report.diagram.trim_end());
     if let Some(p) = &report.position {
         out!("game: {} ({})", p.game, p.variant);
@@ -227,37 +194,12 @@ fn first_movers(g: &proto::GameInfo) -> String {
         .join(", ")
 }
 
-/// `games`.
-pub fn games(games: &[proto::GameInfo], as_json: bool) {
+/// `games`: the `ListGames` reply.
+pub fn games(reply: &proto::ListGamesResponse, as_json: bool) {
     if as_json {
-        let list: Vec<Json> = games
-            .iter()
-            .map(|g| {
-                json!({
-                    "name": g.name,
-                    "variants": g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
-                    "default_variant": g.variants.iter().find(|v| v.is_default).map(|v| v.name.as_str()),
-                    "players": g.players,
-                    "moves_first": g.variants.iter().map(|v| {
-                        let side = proto::Side::try_from(v.moves_first).unwrap_or(proto::Side::Unspecified);
-                        (v.name.clone(), json!(Sides::of(g).name(side)))
-                    }).collect::<serde_json::Map<String, Json>>(),
-                    "chance": g.chance,
-                    "searchers": g.searchers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
-                    "default_searcher": g.searchers.iter().find(|s| s.is_default).map(|s| s.name.as_str()),
-                    "aliases": g.searchers.iter().flat_map(|s| s.aliases.iter().map(|a| (a.clone(), json!(s.name)))).collect::<serde_json::Map<String, Json>>(),
-                    "weights": g.searchers.iter().map(|s| {
-                        let weights: serde_json::Map<String, Json> =
-                            s.weights.iter().map(|w| (w.name.clone(), json!(w.default_value))).collect();
-                        (s.name.clone(), Json::Object(weights))
-                    }).collect::<serde_json::Map<String, Json>>(),
-                    "position_help": g.position_notation_help,
-                    "move_help": g.move_notation_help,
-                })
-            })
-            .collect();
-        return print_json(json!({ "games": list }));
+        return print_json(crate::json::of(reply));
     }
+    let games = &reply.games;
     for g in games {
         let variants = listed(g.variants.iter().map(|v| (v.name.as_str(), v.is_default)));
         let searchers = listed(g.searchers.iter().map(|s| (s.name.as_str(), s.is_default)));
@@ -280,10 +222,15 @@ pub fn games(games: &[proto::GameInfo], as_json: bool) {
     }
 }
 
-/// `new`.
-pub fn position(report: &proto::PositionReport, as_json: bool) {
+/// `new` (the `NewGame` reply, or the position after `--moves`) and `view`
+/// (the `View` reply).
+pub fn position<M: prost::Message + prost::Name>(
+    reply: &M,
+    report: &proto::PositionReport,
+    as_json: bool,
+) {
     if as_json {
-        print_json(report_json(report));
+        print_json(crate::json::of(reply));
     } else {
         print_report(report);
     }
@@ -297,16 +244,15 @@ pub fn shown(report: &proto::PositionReport, as_json: bool) {
     }
 }
 
-/// `legal`.
-pub fn legal(moves: &[proto::MoveInfo], as_json: bool) {
-    let texts: Vec<&str> = moves.iter().map(|m| m.text.as_str()).collect();
+/// `legal`: the `LegalMoves` reply.
+pub fn legal(reply: &proto::LegalMovesResponse, as_json: bool) {
     if as_json {
-        print_json(json!({ "count": texts.len(), "moves": texts }));
-    } else {
-        out!("{} legal moves", texts.len());
-        if !texts.is_empty() {
-            out!("{}", texts.join(" "));
-        }
+        return print_json(crate::json::of(reply));
+    }
+    let texts: Vec<&str> = reply.moves.iter().map(|m| m.text.as_str()).collect();
+    out!("{} legal moves", texts.len());
+    if !texts.is_empty() {
+        out!("{}", texts.join(" "));
     }
 }
 
@@ -317,42 +263,18 @@ pub fn events(events: &[proto::Event]) {
     }
 }
 
-/// `apply`.
+/// `apply`: the `Apply` reply.
 pub fn applied(reply: &proto::ApplyResponse, as_json: bool) -> anyhow::Result<()> {
     let report = required(reply.position.as_ref(), "position")?;
     let mv = required(reply.r#move.as_ref(), "move")?;
     if as_json {
-        let events: Vec<Json> = reply
-            .events
-            .iter()
-            .map(|e| json!({ "kind": e.kind, "cells": e.cells, "text": e.text }))
-            .collect();
-        print_json(json!({
-            "move": mv.text,
-            "events": events,
-            "position": report_json(report),
-        }));
+        print_json(crate::json::of(reply));
     } else {
         out!("played {}", mv.text);
         events(&reply.events);
         print_report(report);
     }
     Ok(())
-}
-
-fn stats_json(stats: &proto::SearchStats) -> Json {
-    json!({
-        "depth": stats.depth,
-        "seldepth": stats.seldepth,
-        "nodes": stats.nodes,
-        "nps": stats.nps,
-        "time_ms": stats.time_ms,
-        "stopped": stats.stopped,
-        "iterations": stats.iterations,
-        "clamped": stats.clamped,
-        "budget": stats.budget,
-        "interrupted": stats.interrupted,
-    })
 }
 
 fn stats_text(stats: &proto::SearchStats) -> String {
@@ -375,25 +297,11 @@ fn stats_notes(stats: &proto::SearchStats) {
     }
 }
 
-/// Merges the fields of `extra` (an object) into `base` (an object).
-fn merged(mut base: Json, extra: Json) -> Json {
-    if let (Some(b), Json::Object(e)) = (base.as_object_mut(), extra) {
-        b.extend(e);
-    }
-    base
-}
-
-/// `eval`.
+/// `eval`: the `Evaluate` reply.
 pub fn evaluation(reply: &proto::EvaluateResponse, as_json: bool) -> anyhow::Result<()> {
     let score = required(reply.score.as_ref(), "score")?;
     if as_json {
-        let base = json!({
-            "score": score_json(Some(score)),
-            "win_probability": score.win_probability,
-            "searched": reply.stats.is_some(),
-        });
-        let stats = reply.stats.as_ref().map_or(json!({}), stats_json);
-        print_json(merged(base, stats));
+        print_json(crate::json::of(reply));
     } else {
         out!(
             "score {} win_probability {:.3}",
@@ -411,19 +319,13 @@ pub fn evaluation(reply: &proto::EvaluateResponse, as_json: bool) -> anyhow::Res
     Ok(())
 }
 
-/// `best`.
+/// `best`: the `BestMove` reply.
 pub fn best(reply: &proto::BestMoveResponse, as_json: bool) -> anyhow::Result<()> {
     let mv = required(reply.best_move.as_ref(), "best move")?;
     let stats = required(reply.stats.as_ref(), "stats")?;
     let score = reply.score.as_ref();
     if as_json {
-        let base = json!({
-            "move": mv.text,
-            "score": score_json(score),
-            "win_probability": win_probability(score),
-            "pv": reply.pv,
-        });
-        print_json(merged(base, stats_json(stats)));
+        print_json(crate::json::of(reply));
     } else {
         out!(
             "bestmove {} score {} win_probability {:.3}",
@@ -431,33 +333,19 @@ pub fn best(reply: &proto::BestMoveResponse, as_json: bool) -> anyhow::Result<()
             score_text(score),
             win_probability(score)
         );
-        out!("pv {}", reply.pv.join(" "));
+        out!("pv {}", reply.moves.join(" "));
         out!("{}", stats_text(stats));
         stats_notes(stats);
     }
     Ok(())
 }
 
-/// One `analyze` update.
+/// One `analyze` update: an `Analyze` stream message.
 pub fn analysis(update: &proto::AnalysisUpdate, as_json: bool) {
-    let stats = update.stats.clone().unwrap_or_default();
     if as_json {
-        let lines: Vec<Json> = update
-            .lines
-            .iter()
-            .map(|l| {
-                json!({
-                    "rank": l.rank,
-                    "score": score_json(l.score.as_ref()),
-                    "win_probability": win_probability(l.score.as_ref()),
-                    "pv": l.moves,
-                    "visits": l.visits,
-                })
-            })
-            .collect();
-        let base = json!({ "final": update.r#final, "lines": lines });
-        return print_json(merged(base, stats_json(&stats)));
+        return print_json(crate::json::of(update));
     }
+    let stats = update.stats.clone().unwrap_or_default();
     for l in &update.lines {
         out!(
             "info depth {} seldepth {} multipv {} nodes {} nps {} time {} score {} pv {}",
@@ -481,18 +369,10 @@ pub fn analysis(update: &proto::AnalysisUpdate, as_json: bool) {
     }
 }
 
-/// `perft`.
-pub fn perft(depth: u32, reply: &proto::PerftResponse, divide: bool, as_json: bool) {
+/// `perft`: the `Perft` reply.
+pub fn perft(reply: &proto::PerftResponse, as_json: bool) {
     if as_json {
-        let mut value = json!({ "depth": depth, "nodes": reply.nodes });
-        if divide {
-            value["divide"] = reply
-                .divide
-                .iter()
-                .map(|d| json!({ "move": d.r#move, "nodes": d.nodes }))
-                .collect();
-        }
-        return print_json(value);
+        return print_json(crate::json::of(reply));
     }
     for d in &reply.divide {
         out!("{}: {}", d.r#move, d.nodes);

@@ -26,7 +26,7 @@ fn bench_service_reports_both_phases_and_their_ratio() {
     );
     let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(report["rpc"], "legal-moves");
-    assert_eq!(report["baseline_rpc"], "health-check");
+    assert_eq!(report["baselineRpc"], "health-check");
     assert_eq!(report["concurrency"], 2);
     assert_eq!(report["rounds"], 2);
     for phase in ["target", "baseline"] {
@@ -36,28 +36,25 @@ fn bench_service_reports_both_phases_and_their_ratio() {
         let seconds = p["seconds"].as_f64().unwrap();
         assert!((0.4..1.0).contains(&seconds), "{phase}: {p}");
         assert_eq!(p["errors"], 0, "{phase}: {p}");
-        let (p50, p99) = (p["p50_ms"].as_f64().unwrap(), p["p99_ms"].as_f64().unwrap());
+        let (p50, p99) = (p["p50Ms"].as_f64().unwrap(), p["p99Ms"].as_f64().unwrap());
         assert!(p50 > 0.0 && p50 <= p99, "{phase}: {p}");
-        assert!(p["throughput_per_s"].as_f64().unwrap() > 0.0);
+        assert!(p["throughputPerS"].as_f64().unwrap() > 0.0);
         // In-process, the client's CPU holds the service's too; no server pid given.
-        assert!(
-            p["cpu_us_per_call"]["client"].as_f64().unwrap() >= 0.0,
-            "{p}"
-        );
-        assert!(p["cpu_us_per_call"]["server"].is_null(), "{p}");
+        assert!(p["cpuUsPerCall"]["client"].as_f64().unwrap() >= 0.0, "{p}");
+        assert!(p["cpuUsPerCall"]["server"].is_null(), "{p}");
     }
-    let cpu = |phase: &str| report[phase]["cpu_us_per_call"]["client"].as_f64().unwrap();
+    let cpu = |phase: &str| report[phase]["cpuUsPerCall"]["client"].as_f64().unwrap();
     if cpu("target") > 0.0 {
         let expected = cpu("baseline") / cpu("target");
-        let cpu_ratio = report["cpu_ratio"].as_f64().unwrap();
+        let cpu_ratio = report["cpuRatio"].as_f64().unwrap();
         assert!(
             (cpu_ratio - expected).abs() < 0.01 + expected * 0.01,
             "{cpu_ratio} vs {expected}"
         );
     }
-    let ratio = report["throughput_ratio"].as_f64().unwrap();
-    let expected = report["target"]["throughput_per_s"].as_f64().unwrap()
-        / report["baseline"]["throughput_per_s"].as_f64().unwrap();
+    let ratio = report["throughputRatio"].as_f64().unwrap();
+    let expected = report["target"]["throughputPerS"].as_f64().unwrap()
+        / report["baseline"]["throughputPerS"].as_f64().unwrap();
     assert!((ratio - expected).abs() < 0.01, "{ratio} vs {expected}");
 }
 

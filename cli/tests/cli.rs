@@ -50,6 +50,29 @@ async fn serve(router: caber_service::ApiRouter) -> std::net::SocketAddr {
     addr
 }
 
+/// A 64-bit integer of a reply: protobuf's JSON mapping writes it as a string.
+fn int(value: &Value) -> u64 {
+    value
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("a 64-bit integer as a string: {value}"))
+}
+
+/// The number of moves of a `LegalMoves` reply.
+fn count(reply: &Value) -> usize {
+    reply["moves"].as_array().expect("moves").len()
+}
+
+/// The move texts of a list of `MoveInfo`.
+fn texts(value: &Value) -> Vec<&str> {
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|m| m["text"].as_str().expect("a move's text"))
+        .collect()
+}
+
 fn strings(value: &Value) -> Vec<&str> {
     value
         .as_array()
@@ -68,28 +91,40 @@ fn games_json_lists_tablut() {
         .iter()
         .find(|g| g["name"] == "tablut")
         .expect("tablut is listed");
+    // The `ListGames` reply in protobuf's JSON mapping.
     assert_eq!(tablut["name"], "tablut");
-    assert_eq!(tablut["default_variant"], "bga");
+    let names = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["name"].as_str().unwrap().to_string())
+            .collect()
+    };
     assert_eq!(
-        strings(&tablut["variants"]),
+        names(&tablut["variants"]),
         ["bga", "bga-corners", "ashton", "linnaeus"]
     );
+    assert_eq!(tablut["variants"][0]["isDefault"], true);
+    assert_eq!(tablut["variants"][0]["movesFirst"], "SIDE_ONE");
     assert_eq!(strings(&tablut["players"]), ["black", "white"]);
-    assert_eq!(strings(&tablut["searchers"]), ["alphabeta", "mcts"]);
-    assert_eq!(tablut["default_searcher"], "alphabeta");
+    assert_eq!(names(&tablut["searchers"]), ["alphabeta", "mcts"]);
+    assert_eq!(tablut["searchers"][0]["isDefault"], true);
+    assert_eq!(tablut["searchers"][1]["aliases"][0], "uct-baseline");
+    // The server's maximums: in process, none on time.
+    assert!(v["limits"]["maxMovetimeMs"].is_null(), "{}", v["limits"]);
 }
 
 #[test]
 fn legal_json_lists_the_moves() {
     let v = caber_json(&["legal", "--variant", "ashton", "--json"]);
-    let moves = strings(&v["moves"]);
+    let moves = texts(&v["moves"]);
     // Hand count of the ashton start (white first): 4 arms x (8 + 6).
     assert_eq!(moves.len(), 56);
-    assert_eq!(v["count"], 56);
     assert!(moves.contains(&"e4-b4"));
+    assert_eq!(v["moves"][0]["move"]["tablut"]["from"], "e3");
     // After --moves, the other side's moves.
     let v = caber_json(&["legal", "--variant", "ashton", "--moves", "e3-b3", "--json"]);
-    assert!(strings(&v["moves"]).iter().all(|m| !m.starts_with("e3")));
+    assert!(texts(&v["moves"]).iter().all(|m| !m.starts_with("e3")));
 }
 
 /// Output into a closed pipe (`caber legal | head -1`) ends the command
@@ -125,14 +160,14 @@ fn perft_json_counts_leaves() {
         "1",
         "--json",
     ]);
-    assert_eq!(v["nodes"], 56);
+    assert_eq!(int(&v["nodes"]), 56);
     let v = caber_json(&["perft", "--variant", "ashton", "--depth", "2", "--json"]);
     let start = caber_engine::Played::<caber_engine::tablut::Tablut>::start(
         caber_engine::tablut::Variant::Ashton,
         0,
     );
     let engine = caber_engine::played::perft(&start, 2);
-    assert_eq!(v["nodes"], engine);
+    assert_eq!(int(&v["nodes"]), engine);
     let v = caber_json(&[
         "perft",
         "--variant",
@@ -144,34 +179,41 @@ fn perft_json_counts_leaves() {
     ]);
     let divide = v["divide"].as_array().unwrap();
     assert_eq!(divide.len(), 56);
-    let sum: u64 = divide.iter().map(|d| d["nodes"].as_u64().unwrap()).sum();
+    let sum: u64 = divide.iter().map(|d| int(&d["nodes"])).sum();
     assert_eq!(sum, engine);
 }
 
 #[test]
 fn best_json_reports_a_legal_move_and_its_search() {
+    // The `BestMove` reply in protobuf's JSON mapping.
     let v = caber_json(&["best", "--depth", "2", "--json"]);
-    let mv = v["move"].as_str().unwrap();
+    let mv = v["bestMove"]["text"].as_str().unwrap();
     let legal = caber_json(&["legal", "--json"]);
-    assert!(strings(&legal["moves"]).contains(&mv));
-    assert_eq!(v["depth"], 2);
-    assert_eq!(strings(&v["pv"])[0], mv);
+    assert!(texts(&legal["moves"]).contains(&mv));
+    assert_eq!(v["stats"]["depth"], 2);
+    assert_eq!(strings(&v["moves"])[0], mv);
+    assert_eq!(v["pv"], v["moves"], "pv: the deprecated name of moves");
     let score = v["score"].as_object().unwrap();
-    assert_eq!(score.len(), 1);
-    assert!(["cp", "mate_plies", "draw"].contains(&score.keys().next().unwrap().as_str()));
-    let p = v["win_probability"].as_f64().unwrap();
+    let kinds: Vec<&str> = score.keys().map(String::as_str).collect();
+    assert!(
+        matches!(
+            kinds[..],
+            ["centi" | "matePlies" | "draw", "winProbability"]
+        ),
+        "{kinds:?}"
+    );
+    let p = score["winProbability"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&p));
-    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(int(&v["stats"]["nodes"]) > 0);
 }
 
 #[test]
 fn eval_is_static_unless_limits_are_given() {
     let v = caber_json(&["eval", "--json"]);
-    assert_eq!(v["searched"], false);
-    assert!(v["score"]["cp"].is_i64());
+    assert!(v["stats"].is_null(), "static: no search stats");
+    assert!(v["score"]["centi"].is_i64());
     let v = caber_json(&["eval", "--depth", "1", "--json"]);
-    assert_eq!(v["searched"], true);
-    assert_eq!(v["depth"], 1);
+    assert_eq!(v["stats"]["depth"], 1);
 }
 
 #[test]
@@ -185,9 +227,10 @@ fn analyze_json_prints_updates_then_one_final() {
         .collect();
     let (last, progress) = updates.split_last().unwrap();
     assert_eq!(last["final"], true);
-    assert_eq!(last["depth"], 2);
+    assert_eq!(last["stats"]["depth"], 2);
     assert!(!progress.is_empty());
-    assert!(progress.iter().all(|u| u["final"] == false));
+    // A field at its default (false) is left out, as protobuf's JSON does.
+    assert!(progress.iter().all(|u| u["final"].is_null()));
 }
 
 #[test]
@@ -205,11 +248,11 @@ fn apply_shows_the_move_and_the_new_position() {
         "9/9/1bw6/9/4k4/9/3b5/9/9 b -",
         "--json",
     ]);
-    assert_eq!(v["move"], "d7-d3");
+    assert_eq!(v["move"]["text"], "d7-d3");
     assert_eq!(v["events"][0]["kind"], "capture");
     assert_eq!(strings(&v["events"][0]["cells"]), ["c3"]);
-    assert_eq!(v["position"]["position"], "9/9/1b1b5/9/4k4/9/9/9/9 w -");
-    assert_eq!(v["position"]["side_to_move"], "white");
+    assert_eq!(v["position"]["text"], "9/9/1b1b5/9/4k4/9/9/9/9 w -");
+    assert_eq!(v["position"]["sideToMoveName"], "white");
 }
 
 #[test]
@@ -263,7 +306,7 @@ async fn server_flag_talks_to_a_running_caberd() {
     })
     .await
     .unwrap();
-    assert_eq!(v["count"], 56);
+    assert_eq!(count(&v), 56);
     // Without a scheme, http is assumed.
     let host = addr.to_string();
     let v =
@@ -285,8 +328,8 @@ async fn the_in_process_engine_has_no_server_maximum() {
     let v = tokio::task::spawn_blocking(move || caber_json(&args))
         .await
         .unwrap();
-    assert_eq!(v["clamped"], "");
-    assert_eq!(v["depth"], 1);
+    assert!(v["stats"]["clamped"].is_null(), "{v}");
+    assert_eq!(v["stats"]["depth"], 1);
     let addr = serve(caber_service::router(EngineService::new())).await;
     let url = format!("http://{addr}");
     let v =
@@ -294,9 +337,10 @@ async fn the_in_process_engine_has_no_server_maximum() {
             .await
             .unwrap();
     assert_eq!(
-        v["clamped"],
+        v["stats"]["clamped"],
         "movetime lowered to the server maximum of 60000 ms"
     );
+    assert_eq!(v["stats"]["clamps"][0]["limit"], "LIMIT_MOVETIME_MS");
 }
 
 /// Against a server with TLS and a token: `--tls-ca` trusts its self-signed
@@ -344,12 +388,12 @@ async fn tls_ca_and_token_file_reach_a_secured_caberd() {
     let ok = run(args(&["--tls-ca", ca, "--token-file", token]), None)
         .await
         .unwrap();
-    assert_eq!(json_of(&ok)["count"], 80);
+    assert_eq!(count(&json_of(&ok)), 80);
     // The token from the environment.
     let ok = run(args(&["--tls-ca", ca]), Some(token.to_string()))
         .await
         .unwrap();
-    assert_eq!(json_of(&ok)["count"], 80);
+    assert_eq!(count(&json_of(&ok)), 80);
     // No token: refused by the server.
     let refused = run(args(&["--tls-ca", ca]), None).await.unwrap();
     let err = error_of(&refused);
@@ -452,11 +496,12 @@ fn best_and_analyze_take_a_searcher() {
         "1",
         "--json",
     ]);
-    let mv = v["move"].as_str().unwrap().to_string();
+    let mv = v["bestMove"]["text"].as_str().unwrap().to_string();
     let legal = caber_json(&["legal", "--json"]);
-    assert!(strings(&legal["moves"]).contains(&mv.as_str()), "{mv}");
+    assert!(texts(&legal["moves"]).contains(&mv.as_str()), "{mv}");
     // Monte Carlo reports its playouts as the iteration count.
-    assert_eq!(v["nodes"], 300);
+    assert_eq!(int(&v["stats"]["nodes"]), 300);
+    assert_eq!(int(&v["stats"]["iterations"]), 300);
     let out = caber(&["analyze", "--searcher", "mcts", "--nodes", "200", "--json"]);
     let last = String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -502,7 +547,7 @@ fn ctrl_c_ends_analyze_with_its_final_report() {
     loop {
         let line = lines.next().expect("a report before the end").unwrap();
         let v: Value = serde_json::from_str(&line).unwrap();
-        if v["final"] == false && v["lines"].as_array().is_some_and(|l| !l.is_empty()) {
+        if v["final"].is_null() && v["lines"].as_array().is_some_and(|l| !l.is_empty()) {
             break;
         }
     }
@@ -523,9 +568,9 @@ fn ctrl_c_ends_analyze_with_its_final_report() {
     );
     let last: Value = serde_json::from_str(rest.last().expect("a final report")).unwrap();
     assert_eq!(last["final"], true, "{last}");
-    assert_eq!(last["stopped"], true, "{last}");
+    assert_eq!(last["stats"]["stopped"], true, "{last}");
     assert!(
-        !last["lines"][0]["pv"][0].as_str().unwrap().is_empty(),
+        !last["lines"][0]["moves"][0].as_str().unwrap().is_empty(),
         "{last}"
     );
     assert!(last.to_string().contains("stopped by Ctrl-C"), "{last}");

@@ -154,19 +154,20 @@ fn review_judges_every_move_as_text_json_and_a_chart() {
     ]));
     assert_eq!(text_again, text);
     assert_eq!(std::fs::read_to_string(&again).unwrap(), written);
-    let json: Value = serde_json::from_str(&ok(&caber(&[
-        "review",
-        path(&game),
-        "--depth",
-        "2",
-        "--json",
-    ])))
-    .unwrap();
-    assert_eq!(json["moves"][0]["judgement"], "blunder");
-    assert_eq!(json["moves"][0]["mark"], "??");
-    assert_eq!(json["moves"][0]["best"], "B:D4-C4");
-    assert_eq!(json["players"][0]["blunders"], 1);
-    assert_eq!(json["result"], "blue won (coronation)");
+    // With --json, the `Review` stream: one `ReviewUpdate` a line.
+    let updates: Vec<Value> = ok(&caber(&["review", path(&game), "--depth", "2", "--json"]))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (summary, moves) = updates.split_last().unwrap();
+    assert_eq!(moves[0]["move"]["judgement"], "JUDGEMENT_BLUNDER");
+    assert_eq!(moves[0]["move"]["best"]["text"], "B:D4-C4");
+    assert_eq!(summary["players"][0]["blunders"], 1);
+    let outcome = &summary["finalPosition"]["outcome"];
+    assert_eq!(
+        (&outcome["winnerName"], &outcome["reason"]),
+        (&Value::from("blue"), &Value::from("coronation"))
+    );
 }
 
 #[test]
@@ -449,10 +450,16 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     assert_eq!(moves[0], "a4-a3");
     // The record is a valid game: the review replays it, naming who played.
     let review = ok(&caber(&["review", path(&record), "--depth", "1", "--json"]));
-    let review: serde_json::Value = serde_json::from_str(review.trim()).unwrap();
-    assert_eq!(review["players"][0]["player"], "you", "{review}");
-    // The game ended by resignation, which the moves do not show.
-    assert_eq!(review["result"], "white won (resigned)", "{review}");
+    // One `ReviewUpdate` a line, the summary last.
+    let summary: serde_json::Value =
+        serde_json::from_str(review.trim().lines().last().unwrap()).unwrap();
+    assert_eq!(summary["final"], true, "{summary}");
+    assert_eq!(summary["players"][0]["player"], "you", "{summary}");
+    assert_eq!(summary["players"][0]["sideName"], "black", "{summary}");
+    // The game ended by resignation, which the moves do not show: the
+    // text report says so from the record's tags.
+    let text = ok(&caber(&["review", path(&record), "--depth", "1"]));
+    assert!(text.contains("white won (resigned)"), "{text}");
     // In ashton white starts: `--side black` lets the engine (white) move
     // first; sides are named as the game names them, never "first".
     let ashton = dir.join("ashton.record");

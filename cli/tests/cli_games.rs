@@ -61,7 +61,7 @@ fn schotten_totten_view_best_and_the_stones_diagram() {
         "42",
     ];
     let view = json(&[&common[..], &["view", "--player", "first", "--json"]].concat());
-    let text = view["position"].as_str().unwrap();
+    let text = view["position"]["text"].as_str().unwrap();
     assert!(
         text.starts_with("view:1 turn:1 ") && text.contains("h1:R3,R6,R8,Y4,Y9,K3 h2:?,?,?,?,?,?"),
         "{text}"
@@ -82,7 +82,7 @@ fn schotten_totten_view_best_and_the_stones_diagram() {
         ]
         .concat(),
     );
-    let text = after["position"].as_str().unwrap();
+    let text = after["position"]["text"].as_str().unwrap();
     assert!(
         text.starts_with("view:1 turn:2 ") && text.contains("dc:41"),
         "{text}"
@@ -125,9 +125,9 @@ fn match_plays_both_seats_and_writes_records() {
             "--json",
         ]);
         assert_eq!(v["games"], 4, "{game}");
-        assert_eq!(v["a_seats"][0]["side"], one.to_lowercase(), "{v}");
+        assert_eq!(v["aSeats"][0]["side"], one.to_lowercase(), "{v}");
         let seats = |k: usize| {
-            let s = &v["a_seats"][k];
+            let s = &v["aSeats"][k];
             s["wins"].as_u64().unwrap()
                 + s["draws"].as_u64().unwrap()
                 + s["losses"].as_u64().unwrap()
@@ -135,12 +135,12 @@ fn match_plays_both_seats_and_writes_records() {
         assert_eq!((seats(0), seats(1)), (2, 2), "{game}");
         // The estimate lies in its interval; at a score of 0 or 1 the
         // difference is unbounded on that side (null).
-        let range = v["elo_95"].as_array().unwrap();
+        let range = v["elo95"].as_array().unwrap();
         let (lo, hi) = (range[0].as_f64(), range[1].as_f64());
         match v["elo"].as_f64() {
             Some(elo) => assert!(lo.unwrap() <= elo && elo <= hi.unwrap(), "{v}"),
             None => {
-                let score = v["a_score"].as_f64().unwrap();
+                let score = v["aScore"].as_f64().unwrap();
                 assert!(score == 0.0 || score == 1.0, "{v}");
                 assert_eq!(
                     (score == 1.0, lo.is_some(), hi.is_some()),
@@ -269,7 +269,7 @@ fn match_stops_by_sprt_and_plays_an_engine_command() {
     assert_eq!(v["errors"].as_array().unwrap().len(), 0, "{v}");
     // The same deterministic engine on both sides of one opening: the two
     // games are the same game, so the first seat's result repeats.
-    let (first, second) = (&v["a_seats"][0], &v["a_seats"][1]);
+    let (first, second) = (&v["aSeats"][0], &v["aSeats"][1]);
     assert_eq!(first["wins"], second["losses"], "{v}");
     assert_eq!(first["draws"], second["draws"], "{v}");
 
@@ -328,7 +328,7 @@ fn bench_playouts_reports_random_games_per_second() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(move |v| (name.clone(), v.as_str().unwrap().to_string()))
+                .map(move |v| (name.clone(), v["name"].as_str().unwrap().to_string()))
         })
         .collect();
     assert!(every.len() >= 9, "{every:?}");
@@ -354,15 +354,15 @@ fn bench_playouts_reports_random_games_per_second() {
         assert!(games >= 1.0 && plies >= games && seconds >= 0.2, "{v}");
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
         assert!(
-            close(v["games_per_second"].as_f64().unwrap(), games / seconds),
+            close(v["gamesPerSecond"].as_f64().unwrap(), games / seconds),
             "{v}"
         );
         assert!(
-            close(v["moves_per_second"].as_f64().unwrap(), plies / seconds),
+            close(v["movesPerSecond"].as_f64().unwrap(), plies / seconds),
             "{v}"
         );
         assert!(
-            close(v["mean_length"].as_f64().unwrap(), plies / games),
+            close(v["meanLength"].as_f64().unwrap(), plies / games),
             "{v}"
         );
         assert_eq!(v["threads"], 1);
@@ -444,11 +444,13 @@ fn schotten_totten_games_replay_from_seed_and_moves() {
                 "--json",
             ]);
             assert!(
-                replayed["outcome"].is_object(),
+                replayed["position"]["outcome"].is_object(),
                 "{}: not over",
                 path.display()
             );
-            let winner = replayed["outcome"]["winner"].as_str().unwrap_or("");
+            let winner = replayed["position"]["outcome"]["winnerName"]
+                .as_str()
+                .unwrap_or("");
             let expected = match tag("Result").as_str() {
                 "1-0" => "first",
                 "0-1" => "second",

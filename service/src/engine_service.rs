@@ -210,7 +210,9 @@ impl GameEngine for EngineService {
         Ok(Response::new(proto::BestMoveResponse {
             best_move: Some(best),
             score: Some(convert::score(line.score)),
+            #[allow(deprecated)]
             pv: line.moves.clone(),
+            moves: line.moves.clone(),
             stats: Some(convert::stats(&searched.info, &notes)),
         }))
     }

@@ -239,7 +239,7 @@ fn summaries(
             let t = tallies.of(p);
             proto::PlayerReview {
                 side: convert::side(Some(p)),
-                name: info.players[p.index()].clone(),
+                side_name: info.players[p.index()].clone(),
                 player: players[p.index()].clone(),
                 moves: t.moves,
                 accuracy: t.accuracy(),

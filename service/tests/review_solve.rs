@@ -76,7 +76,7 @@ async fn a_missed_block_is_a_blunder_and_the_summary_counts_it() {
     let players: Vec<(&str, u32, u32)> = summary
         .players
         .iter()
-        .map(|p| (p.name.as_str(), p.moves, p.blunders))
+        .map(|p| (p.side_name.as_str(), p.moves, p.blunders))
         .collect();
     assert_eq!(players, [("red", 1, 1), ("blue", 1, 0)]);
     assert!(summary.players[0].accuracy < 50.0);

@@ -397,7 +397,10 @@ async fn best_move_is_legal_and_searched() {
         .into_inner();
     let best = reply.best_move.unwrap().text;
     assert!(legal_texts(&mut client, position).await.contains(&best));
-    assert_eq!(reply.pv.first(), Some(&best));
+    assert_eq!(reply.moves.first(), Some(&best));
+    #[allow(deprecated)]
+    let pv = &reply.pv;
+    assert_eq!(pv, &reply.moves, "pv repeats moves for v1 clients");
     let stats = reply.stats.unwrap();
     assert_eq!(stats.depth, 2);
     assert!(stats.nodes > 0);

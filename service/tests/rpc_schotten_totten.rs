@@ -346,9 +346,9 @@ async fn hidden_cards_do_not_change_searches_and_full_states_search_the_movers_v
     // Playouts are counted apart from the depth (the PV's length).
     let stats = ba.stats.as_ref().unwrap();
     assert_eq!((stats.iterations, stats.nodes), (300, 300));
-    assert_eq!(stats.depth as usize, ba.pv.len());
+    assert_eq!(stats.depth as usize, ba.moves.len());
     assert!((1..=4).contains(&stats.depth), "{stats:?}");
-    assert_eq!(ba.pv, bb.pv);
+    assert_eq!(ba.moves, bb.moves);
     assert_eq!(ba.score, bb.score);
     let (ea, eb) = (
         evaluate(&mut client, &a, 300, 5).await,

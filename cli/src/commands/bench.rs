@@ -100,12 +100,12 @@ impl Phase {
         json!({
             "calls": self.calls,
             "errors": self.errors,
-            "first_error": self.first_error,
+            "firstError": self.first_error,
             "seconds": self.elapsed.as_secs_f64(),
-            "throughput_per_s": round(self.throughput()),
-            "p50_ms": round(self.percentile_ms(0.50)),
-            "p99_ms": round(self.percentile_ms(0.99)),
-            "cpu_us_per_call": {
+            "throughputPerS": round(self.throughput()),
+            "p50Ms": round(self.percentile_ms(0.50)),
+            "p99Ms": round(self.percentile_ms(0.99)),
+            "cpuUsPerCall": {
                 "client": self.client_cpu.map(|c| round(self.per_call_us(c))),
                 "server": self.server_cpu.map(|c| round(self.per_call_us(c))),
             },
@@ -298,18 +298,18 @@ pub async fn service(plan: &BenchSettings, as_json: bool) -> anyhow::Result<()> 
     if as_json {
         let report = json!({
             "rpc": rpc,
-            "baseline_rpc": baseline_rpc,
+            "baselineRpc": baseline_rpc,
             "concurrency": plan.concurrency,
-            "seconds_per_phase": plan.seconds,
+            "secondsPerPhase": plan.seconds,
             "rounds": rounds,
             "target": target.json(),
             "baseline": baseline.json(),
-            "throughput_ratio": round(ratio),
-            "cpu_ratio": cpu_ratio.map(round),
-            "rss_kib": plan.server_pid.map(|pid| json!({
+            "throughputRatio": round(ratio),
+            "cpuRatio": cpu_ratio.map(round),
+            "rssKib": plan.server_pid.map(|pid| json!({
                 "pid": pid,
                 "before": rss_before,
-                "between_rounds": rss_rounds,
+                "betweenRounds": rss_rounds,
                 "after": rss_after,
             })),
         });

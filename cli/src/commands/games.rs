@@ -13,6 +13,6 @@ pub async fn run(session: &mut Session) -> anyhow::Result<()> {
         .await
         .map_err(status)?
         .into_inner();
-    output::games(&reply.games, session.common.json);
+    output::games(&reply, session.common.json);
     Ok(())
 }

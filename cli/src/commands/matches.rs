@@ -227,8 +227,8 @@ fn report(
                 "game": setup.game, "variant": setup.variant,
                 "a": setup.a.spec, "b": setup.b.spec,
                 "games": total.games(),
-                "a_seats": [seat_json(sides[0], &seats[0]), seat_json(sides[1], &seats[1])],
-                "a_score": total.score(), "elo": elo::json(e), "elo_95": [elo::json(lo), elo::json(hi)],
+                "aSeats": [seat_json(sides[0], &seats[0]), seat_json(sides[1], &seats[1])],
+                "aScore": total.score(), "elo": elo::json(e), "elo95": [elo::json(lo), elo::json(hi)],
                 "sprt": sprt, "errors": failures, "records": dir.as_ref().map(|d| d.display().to_string()),
             })
         );

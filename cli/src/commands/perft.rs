@@ -17,6 +17,6 @@ pub async fn run(session: &mut Session, depth: u32, divide: bool) -> anyhow::Res
     let reply = session.client.perft(request).await;
     spinner.finish_and_clear();
     let reply = reply.map_err(status)?.into_inner();
-    output::perft(depth, &reply, divide, session.common.json);
+    output::perft(&reply, session.common.json);
     Ok(())
 }

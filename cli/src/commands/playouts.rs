@@ -40,9 +40,9 @@ pub async fn run(session: &mut Session, seconds: f64) -> anyhow::Result<()> {
             json!({
                 "game": game, "variant": variant, "threads": 1,
                 "seconds": p.seconds, "games": p.games, "plies": p.plies,
-                "games_per_second": games_per_second,
-                "moves_per_second": moves_per_second,
-                "mean_length": mean_length,
+                "gamesPerSecond": games_per_second,
+                "movesPerSecond": moves_per_second,
+                "meanLength": mean_length,
                 "note": p.note,
             })
         );

@@ -8,7 +8,10 @@ use crate::output;
 /// Shows the start position, or the one `--position` gives (after `--moves`).
 pub async fn new(session: &mut Session) -> anyhow::Result<()> {
     let current = session.current().await?;
-    output::position(&current.report, session.common.json);
+    let reply = proto::NewGameResponse {
+        position: Some(current.report.clone()),
+    };
+    output::position(&reply, &current.report, session.common.json);
     Ok(())
 }
 
@@ -26,7 +29,7 @@ pub async fn legal(session: &mut Session) -> anyhow::Result<()> {
         .await
         .map_err(status)?
         .into_inner();
-    output::legal(&reply.moves, session.common.json);
+    output::legal(&reply, session.common.json);
     Ok(())
 }
 

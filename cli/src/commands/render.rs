@@ -44,7 +44,7 @@ pub async fn run(session: &mut Session, file: &Path, last: Option<&str>) -> anyh
     if session.common.json {
         out!(
             "{}",
-            json!({ "file": file.display().to_string(), "bytes": svg.len(), "last_move": last_move })
+            json!({ "file": file.display().to_string(), "bytes": svg.len(), "lastMove": last_move })
         );
     } else {
         out!("{} written ({} bytes)", file.display(), svg.len());

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use caber_engine::record::{GameRecord, RecordResult};
 use caber_service::proto::{self, score::Value};
-use serde_json::json;
 
 use super::{status, Session};
 use crate::args::SearchArgs;
@@ -42,6 +41,10 @@ pub async fn run(
     let mut moves = Vec::new();
     let mut summary = None;
     while let Some(update) = stream.message().await.map_err(status)? {
+        if json {
+            // One object per update, as the stream sends them.
+            out!("{}", crate::json::of(&update));
+        }
         bar.set_length(update.moves.into());
         match update.r#move {
             Some(m) => {
@@ -63,8 +66,8 @@ pub async fn run(
             .players
             .iter()
             .map(|p| match p.player.as_str() {
-                "" => p.name.clone(),
-                who => format!("{} ({who})", p.name),
+                "" => p.side_name.clone(),
+                who => format!("{} ({who})", p.side_name),
             })
             .collect();
         let title = format!(
@@ -86,11 +89,8 @@ pub async fn run(
         std::fs::write(path, annotated(record, &moves).to_string())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let ended = ended(&summary, record.as_ref());
-    if json {
-        print_json(&summary, &moves, &ended);
-    } else {
-        print_text(&summary, &moves, &ended);
+    if !json {
+        print_text(&summary, &moves, &ended(&summary, record.as_ref()));
     }
     Ok(())
 }
@@ -144,9 +144,9 @@ fn print_text(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview], ended:
     }
     for p in &summary.players {
         let who = if p.player.is_empty() {
-            p.name.clone()
+            p.side_name.clone()
         } else {
-            format!("{} ({})", p.name, p.player)
+            format!("{} ({})", p.side_name, p.player)
         };
         if p.moves == 0 {
             out!("{who}: no move");
@@ -193,7 +193,7 @@ fn ended(summary: &proto::ReviewUpdate, record: Option<&GameRecord>) -> String {
     {
         return crate::output::outcome_text(o);
     }
-    let name = |i: usize| summary.players.get(i).map_or("?", |p| p.name.as_str());
+    let name = |i: usize| summary.players.get(i).map_or("?", |p| p.side_name.as_str());
     let reason = record
         .and_then(|r| r.tag("Reason"))
         .filter(|r| !r.is_empty())
@@ -234,53 +234,4 @@ fn judgement_name(j: proto::Judgement) -> &'static str {
         proto::Judgement::Blunder => "blunder",
         _ => "good",
     }
-}
-
-fn print_json(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview], ended: &str) {
-    let moves: Vec<_> = moves
-        .iter()
-        .map(|m| {
-            json!({
-                "ply": m.ply,
-                "mover": m.mover_name,
-                "played": m.played.as_ref().map(|p| &p.text),
-                "best": m.best.as_ref().map(|b| &b.text),
-                "best_line": m.best_line,
-                "score_before": crate::output::score_json(m.before.as_ref()),
-                "score_after": crate::output::score_json(m.after.as_ref()),
-                "win_before": m.win_before,
-                "win_after": m.win_after,
-                "loss": m.loss,
-                "noise": m.noise,
-                "judgement": judgement_name(m.judgement()),
-                "mark": mark(m.judgement()),
-                "accuracy": m.accuracy,
-            })
-        })
-        .collect();
-    let players: Vec<_> = summary
-        .players
-        .iter()
-        .map(|p| {
-            json!({
-                "name": p.name,
-                "player": p.player,
-                "moves": p.moves,
-                "accuracy": (p.moves > 0).then_some(p.accuracy),
-                "inaccuracies": p.inaccuracies,
-                "mistakes": p.mistakes,
-                "blunders": p.blunders,
-            })
-        })
-        .collect();
-    out!(
-        "{}",
-        json!({
-            "game": summary.game,
-            "variant": summary.variant,
-            "moves": moves,
-            "players": players,
-            "result": ended,
-        })
-    );
 }

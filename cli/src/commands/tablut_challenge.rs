@@ -181,8 +181,8 @@ async fn play_move(
         out!(
             "{}",
             json!({"ply": ply, "move": mv.text, "ours": true,
-                   "time_ms": took.as_millis() as u64, "depth": depth,
-                   "score": crate::output::score_json(score)})
+                   "timeMs": took.as_millis() as u64, "depth": depth,
+                   "score": score.map(crate::json::of)})
         );
     } else {
         out!(

@@ -25,6 +25,7 @@ pub async fn run(session: &mut Session, player: &str) -> anyhow::Result<()> {
         .await
         .map_err(status)?
         .into_inner();
-    output::position(&required(reply.position, "position")?, session.common.json);
+    let report = required(reply.position.as_ref(), "position")?;
+    output::position(&reply, report, session.common.json);
     Ok(())
 }

@@ -74,7 +74,7 @@ def main():
     for index, result in sorted(shards.items()):
         if result.get("errors"):
             problems.append(f"shard {index} had failed games: {result['errors'][:3]}")
-        seats_of = result.get("a_seats")
+        seats_of = result.get("aSeats")
         if not (isinstance(seats_of, list) and len(seats_of) == 2
                 and all(isinstance(s, dict) for s in seats_of)):
             problems.append(f"shard {index}: not a `caber match --json` result")
@@ -84,7 +84,7 @@ def main():
         sys.exit(1)
 
     def seats(r, key):
-        return sum(int(seat[key]) for seat in r["a_seats"])
+        return sum(int(seat[key]) for seat in r["aSeats"])
 
     totals = {
         "games": sum(int(r["games"]) for r in shards.values()),

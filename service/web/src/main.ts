@@ -469,7 +469,7 @@ function drawSummary(players: PlayerReview[]) {
   ui.summary.replaceChildren(
     ...players.map((p) => {
       const row = document.createElement("div");
-      const who = p.player ? `${p.name} (${p.player})` : p.name;
+      const who = p.player ? `${p.sideName} (${p.player})` : p.sideName;
       row.textContent = `${who}: accuracy ${p.accuracy.toFixed(0)}%, ${p.inaccuracies} inaccuracies, ${p.mistakes} mistakes, ${p.blunders} blunders`;
       return row;
     }),

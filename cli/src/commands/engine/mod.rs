@@ -421,7 +421,7 @@ impl Engine {
                 }
             }
             Input::Display => match &self.position {
-                Some(current) => crate::output::position(&current.report, false),
+                Some(current) => crate::output::print_report(&current.report),
                 None => out!("info string error: no position (send `position startpos` or `position fen ...`)"),
             },
             Input::Go(go) => return self.go(session, &go, queued.stopped).await,

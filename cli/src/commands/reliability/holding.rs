@@ -105,12 +105,12 @@ pub async fn held_connections(server: &Server, plan: &ReliabilitySettings) -> Sc
         }
     }
     s.figure("connections", held.len());
-    s.figure("refused_or_failed", failed);
-    s.figure("rss_held_mb", server.rss_mb().await);
-    s.figure("opened_in_s", round(started.elapsed().as_secs_f64()));
+    s.figure("refusedOrFailed", failed);
+    s.figure("rssHeldMb", server.rss_mb().await);
+    s.figure("openedInS", round(started.elapsed().as_secs_f64()));
     let probe = server.probe().await;
     s.figure(
-        "call_meanwhile_ms",
+        "callMeanwhileMs",
         probe.as_ref().ok().map(|d| d.as_millis() as u64),
     );
     s.check(probe.is_ok(), || {
@@ -127,8 +127,8 @@ pub async fn held_connections(server: &Server, plan: &ReliabilitySettings) -> Sc
             _ => open += 1,
         }
     }
-    s.figure("last_closed_after_s", round(last.as_secs_f64()));
-    s.figure("still_open", open);
+    s.figure("lastClosedAfterS", round(last.as_secs_f64()));
+    s.figure("stillOpen", open);
     s.check(open == 0, || {
         format!(
             "{open} connections idle after their call still open {} s later",
@@ -161,7 +161,7 @@ async fn peak_while<T>(
 pub async fn search_memory(server: &Server, plan: &ReliabilitySettings) -> Scenario {
     let mut s = Scenario::new("search-memory");
     let base = server.rss_mb().await;
-    s.figure("rss_before_mb", base);
+    s.figure("rssBeforeMb", base);
     let movetime_ms = u32::try_from(plan.search_time.as_millis()).unwrap_or(u32::MAX);
     let search = |game: &'static str| async move {
         let mut api = client::api(server.channel().await?, server.auth.clone());
@@ -186,8 +186,8 @@ pub async fn search_memory(server: &Server, plan: &ReliabilitySettings) -> Scena
     };
     let both = async { tokio::join!(search("almatafl"), search("tartan")) };
     let (results, peak) = peak_while(server, both).await;
-    s.figure("searches_s", plan.search_time.as_secs());
-    s.figure("rss_peak_mb", peak);
+    s.figure("searchesS", plan.search_time.as_secs());
+    s.figure("rssPeakMb", peak);
     for result in [results.0, results.1] {
         match result {
             Ok(figures) => {
@@ -215,7 +215,7 @@ pub async fn search_memory(server: &Server, plan: &ReliabilitySettings) -> Scena
 pub async fn kept_tables(server: &Server, plan: &ReliabilitySettings) -> Scenario {
     let mut s = Scenario::new("kept-tables");
     let base = server.rss_mb().await;
-    s.figure("rss_before_mb", base);
+    s.figure("rssBeforeMb", base);
     let one = |i: usize| async move {
         let mut api = client::api(server.channel().await?, server.auth.clone());
         api.best_move(proto::BestMoveRequest {
@@ -253,12 +253,12 @@ pub async fn kept_tables(server: &Server, plan: &ReliabilitySettings) -> Scenari
     };
     let (failed, peak) = peak_while(server, work).await;
     s.figure("connections", plan.kept_connections);
-    s.figure("rss_peak_mb", peak);
+    s.figure("rssPeakMb", peak);
     for e in failed.iter().take(3) {
         s.problems.push(format!("a search failed: {e:#}"));
     }
     let after = super::memory_settles(server, base).await;
-    s.figure("rss_after_mb", after);
+    s.figure("rssAfterMb", after);
     if let (Some(base), Some(after)) = (base, after) {
         s.check(after <= base + 20, || {
             format!("{after} MB 15 s after the clients left, {base} MB before")
@@ -306,8 +306,8 @@ pub async fn grpc_web(server: &Server) -> Scenario {
     };
     let status = header("grpc-status");
     let kind = header("content-type");
-    s.figure("grpc_status", status.clone());
-    s.figure("content_type", kind.clone());
+    s.figure("grpcStatus", status.clone());
+    s.figure("contentType", kind.clone());
     s.check(status.as_deref() == Some("3"), || {
         format!("bad base64 answered grpc-status {status:?}, not 3 (INVALID_ARGUMENT)")
     });

@@ -379,8 +379,8 @@ async fn stall(
 async fn stalled_streams(server: &Server, plan: &ReliabilitySettings) -> Scenario {
     let mut s = Scenario::new("stalled-streams");
     let base = server.rss_mb().await;
-    s.figure("rss_before_mb", base);
-    for (key, announced) in [("announcing_4mb", 4u32 << 20), ("announcing_10b", 10)] {
+    s.figure("rssBeforeMb", base);
+    for (key, announced) in [("announcing4mb", 4u32 << 20), ("announcing10b", 10)] {
         let held = match stall(server, plan.streams, HEALTH_CHECK, announced).await {
             Ok(h) => h,
             Err(e) => {
@@ -396,8 +396,8 @@ async fn stalled_streams(server: &Server, plan: &ReliabilitySettings) -> Scenari
         let after = memory_settles(server, base).await;
         s.figure(
             key,
-            json!({"streams": plan.streams, "rss_peak_mb": peak, "rss_after_mb": after,
-                   "call_meanwhile_ms": probe.as_ref().ok().map(|d| d.as_millis() as u64)}),
+            json!({"streams": plan.streams, "rssPeakMb": peak, "rssAfterMb": after,
+                   "callMeanwhileMs": probe.as_ref().ok().map(|d| d.as_millis() as u64)}),
         );
         s.check(probe.is_ok(), || {
             format!("{key}: a call meanwhile failed: {probe:?}")
@@ -454,7 +454,7 @@ async fn connection_flood(server: &Server, plan: &ReliabilitySettings) -> Scenar
     s.figure("connections", opened);
     let probe = server.probe().await;
     s.figure(
-        "call_meanwhile_ms",
+        "callMeanwhileMs",
         probe.as_ref().ok().map(|d| d.as_millis() as u64),
     );
     s.check(probe.is_ok(), || {
@@ -477,9 +477,9 @@ async fn connection_flood(server: &Server, plan: &ReliabilitySettings) -> Scenar
             _ => open += 1,
         }
     }
-    s.figure("closed_within_1s", at_once);
-    s.figure("last_closed_after_s", round(last.as_secs_f64()));
-    s.figure("still_open", open);
+    s.figure("closedWithin1s", at_once);
+    s.figure("lastClosedAfterS", round(last.as_secs_f64()));
+    s.figure("stillOpen", open);
     s.check(open == 0, || {
         format!(
             "{open} silent connections still open {} s after the flood",
@@ -641,10 +641,10 @@ async fn unread_reviews(server: &Server, plan: &ReliabilitySettings) -> Scenario
     }
     drop(held);
     s.figure("reviews", 2);
-    s.figure("review_deadline_ms", deadline.as_millis() as u64);
-    s.figure("best_move_refused_first", refused);
+    s.figure("reviewDeadlineMs", deadline.as_millis() as u64);
+    s.figure("bestMoveRefusedFirst", refused);
     s.figure(
-        "best_move_got_a_place_after_s",
+        "bestMoveGotAPlaceAfterS",
         got.map(|g| round(g.as_secs_f64())),
     );
     s.check(
@@ -738,10 +738,10 @@ async fn deadlines(server: &Server, plan: &ReliabilitySettings) -> Scenario {
         }
     }
     drop(busy);
-    s.figure("busy_threads_here", plan.saturate);
+    s.figure("busyThreadsHere", plan.saturate);
     s.figure("calls", calls);
-    s.figure("deadlines_met", met);
-    s.figure("slowest_answer_ms", Value::Object(slowest));
+    s.figure("deadlinesMet", met);
+    s.figure("slowestAnswerMs", Value::Object(slowest));
     s
 }
 
