@@ -200,18 +200,23 @@ enum Command {
 /// What `caber puzzle` does.
 #[derive(Subcommand, Debug)]
 enum PuzzleCommand {
-    /// The engine solves each puzzle of FILE: solved/total, time, and where
-    /// it disagrees with the file (then exit code 2).
+    /// The puzzle sets shipped in caber: each one's game and variant,
+    /// puzzles, ratings and themes.
+    List,
+    /// The engine solves each puzzle of SET: solved/total, time, and where
+    /// it disagrees with the set (then exit code 2).
     Solve {
-        /// A puzzle file (JSON Lines).
-        file: PathBuf,
+        /// A shipped set (`caber puzzle list`) or a puzzle file (JSON
+        /// Lines); without it, the shipped set of --game and --variant.
+        set: Option<String>,
     },
-    /// Play the puzzles of FILE in the terminal: type moves (Tab
+    /// Play the puzzles of SET in the terminal: type moves (Tab
     /// completes), `hint`, `undo`, `solution` or `quit`; each puzzle's
     /// themes are shown once it is over, a score at the end.
     Play {
-        /// A puzzle file (JSON Lines).
-        file: PathBuf,
+        /// A shipped set (`caber puzzle list`) or a puzzle file (JSON
+        /// Lines); without it, the shipped set of --game and --variant.
+        set: Option<String>,
         /// Only the puzzle with this id (repeatable).
         #[arg(long = "id", value_name = "ID")]
         ids: Vec<String>,
@@ -361,13 +366,18 @@ const NOT_TAKEN: &[(&str, &[&str], &str)] = &[
     ),
     (
         "puzzle solve",
-        &["game", "variant", "position", "moves", "seed"],
-        "the puzzle file names each puzzle's game and position",
+        &["position", "moves", "seed"],
+        "each puzzle names its game and position; --game and --variant choose a shipped set",
     ),
     (
         "puzzle play",
-        &["game", "variant", "position", "moves"],
-        "the puzzle file names each puzzle's game and position",
+        &["position", "moves"],
+        "each puzzle names its game and position; --game and --variant choose a shipped set",
+    ),
+    (
+        "puzzle list",
+        &["game", "variant", "position", "moves", "seed"],
+        "it lists every shipped set",
     ),
     (
         "engine",
@@ -501,11 +511,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Render { svg, last } => {
             commands::render::run(&mut session, &svg, last.as_deref()).await
         }
-        Command::Puzzle(PuzzleCommand::Solve { file }) => {
-            commands::puzzle::solve(&mut session, &file).await
+        Command::Puzzle(PuzzleCommand::List) => commands::puzzle::list(session.common.json),
+        Command::Puzzle(PuzzleCommand::Solve { set }) => {
+            commands::puzzle::solve(&mut session, set.as_deref()).await
         }
         Command::Puzzle(PuzzleCommand::Play {
-            file,
+            set,
             ids,
             theme,
             min_rating,
@@ -519,7 +530,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 max_rating,
                 shuffle: shuffle.then_some(session.common.seed),
             };
-            commands::puzzle::play(&mut session, &file, &selection).await
+            commands::puzzle::play(&mut session, set.as_deref(), &selection).await
         }
         Command::Puzzle(PuzzleCommand::Generate {
             count,

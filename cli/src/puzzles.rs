@@ -1,4 +1,6 @@
-//! Puzzle files: JSON Lines, one puzzle per line (docs/PUZZLES.md).
+//! Puzzle files: JSON Lines, one puzzle per line (docs/PUZZLES.md), and
+//! the sets shipped inside the binary (`cli/puzzles/`), so that an
+//! installed `caber` plays them without a file.
 //!
 //! ```text
 //! {"id":"tartan-standard-3f2a...","game":"tartan","variant":"standard","position":"play ...","goal":"win in 2","solution":["C4-D4","B:I8-H8","B:D3-D4"],"rating":1240,"tags":["win-in-2","union"]}
@@ -64,18 +66,22 @@ impl Puzzle {
 pub fn read(path: &Path) -> anyhow::Result<Vec<Puzzle>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the puzzle file {}", path.display()))?;
+    parse(&path.display().to_string(), &text)
+}
+
+/// The puzzles of `text`, a puzzle file's content (`origin` names it in errors).
+pub fn parse(origin: &str, text: &str) -> anyhow::Result<Vec<Puzzle>> {
     let mut puzzles = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let puzzle: Puzzle = serde_json::from_str(line)
-            .with_context(|| format!("{} line {}: not a puzzle", path.display(), i + 1))?;
+            .with_context(|| format!("{origin} line {}: not a puzzle", i + 1))?;
         puzzle.win_in()?;
         if puzzle.solution.is_empty() {
             anyhow::bail!(
-                "{} line {}: puzzle {} has no solution",
-                path.display(),
+                "{origin} line {}: puzzle {} has no solution",
                 i + 1,
                 puzzle.id
             );
@@ -83,6 +89,65 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Puzzle>> {
         puzzles.push(puzzle);
     }
     Ok(puzzles)
+}
+
+/// The sets shipped inside the binary, by name (their file's stem in
+/// `cli/puzzles/`), one per variant of every game.
+pub const SHIPPED: &[(&str, &str)] = &[
+    ("tablut-bga", include_str!("../puzzles/tablut-bga.jsonl")),
+    (
+        "tablut-bga-corners",
+        include_str!("../puzzles/tablut-bga-corners.jsonl"),
+    ),
+    (
+        "tablut-ashton",
+        include_str!("../puzzles/tablut-ashton.jsonl"),
+    ),
+    (
+        "tablut-linnaeus",
+        include_str!("../puzzles/tablut-linnaeus.jsonl"),
+    ),
+    ("almatafl", include_str!("../puzzles/almatafl.jsonl")),
+    ("tartan", include_str!("../puzzles/tartan.jsonl")),
+    (
+        "schotten-totten",
+        include_str!("../puzzles/schotten-totten.jsonl"),
+    ),
+    (
+        "schotten-totten-tactics",
+        include_str!("../puzzles/schotten-totten-tactics.jsonl"),
+    ),
+    (
+        "schotten-totten-expert",
+        include_str!("../puzzles/schotten-totten-expert.jsonl"),
+    ),
+];
+
+/// A shipped set by name.
+pub fn shipped(name: &str) -> Option<anyhow::Result<Vec<Puzzle>>> {
+    SHIPPED
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(n, text)| parse(&format!("the shipped set {n}"), text))
+}
+
+/// The puzzles `set` names: a shipped set, else a puzzle file (a name
+/// with a path separator or a `.jsonl` extension is always a file).
+pub fn open(set: &str) -> anyhow::Result<Vec<Puzzle>> {
+    let path = Path::new(set);
+    let file_like = set.contains(std::path::MAIN_SEPARATOR) || set.ends_with(".jsonl");
+    match shipped(set) {
+        Some(puzzles) => puzzles,
+        None if file_like || path.exists() => read(path),
+        None => anyhow::bail!(
+            "{set:?} is neither a shipped set ({}) nor a puzzle file",
+            SHIPPED
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// One puzzle as a line of a file.
@@ -99,6 +164,26 @@ mod tests {
         assert!(Puzzle::rating(1, 10) < Puzzle::rating(1, 10_000));
         assert!(Puzzle::rating(1, 10_000) < Puzzle::rating(2, 10_000));
         assert_eq!(Puzzle::rating(9, u64::MAX), 2500);
+    }
+
+    #[test]
+    fn every_shipped_set_reads_and_holds_one_variant() {
+        assert_eq!(SHIPPED.len(), 9);
+        for (name, _) in SHIPPED {
+            let puzzles = shipped(name).unwrap().unwrap();
+            assert!(puzzles.len() >= 30, "{name}: {}", puzzles.len());
+            let (game, variant) = (&puzzles[0].game, &puzzles[0].variant);
+            assert!(name.starts_with(game.as_str()), "{name}");
+            assert!(
+                puzzles
+                    .iter()
+                    .all(|p| &p.game == game && &p.variant == variant),
+                "{name}"
+            );
+        }
+        assert!(shipped("chess").is_none());
+        let err = open("no-such-set").unwrap_err().to_string();
+        assert!(err.contains("neither a shipped set (tablut-bga, "), "{err}");
     }
 
     #[test]

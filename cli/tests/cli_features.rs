@@ -553,3 +553,62 @@ fn play_reads_bounded_lines_of_any_bytes() {
     let saved = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(saved.tag("Reason"), Some("resigned"), "{text}");
 }
+
+/// The sets ship inside the binary: `puzzle list` names them, and `puzzle
+/// play` and `solve` find them by name, or by --game and --variant, from
+/// any directory (as after `cargo install`).
+#[test]
+fn shipped_puzzles_are_listed_and_played_without_a_file() {
+    let elsewhere = temp("shipped");
+    let run = |args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_caber"))
+            .args(args)
+            .current_dir(&elsewhere.0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let list = ok(&run(&["puzzle", "list"], ""));
+    assert_eq!(list.lines().count(), 9, "{list}");
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("tartan: tartan (standard), 30 puzzles rated ")),
+        "{list}"
+    );
+    let listed: Value = serde_json::from_str(&ok(&run(&["puzzle", "list", "--json"], ""))).unwrap();
+    let sets = listed["sets"].as_array().unwrap();
+    assert_eq!(sets.len(), 9);
+    assert_eq!(sets[0]["name"], "tablut-bga");
+    assert_eq!(sets[0]["puzzles"], 30);
+    assert!(sets[0]["themes"]["win-in-1"].as_u64().unwrap() > 0);
+    let solved = ok(&run(&["puzzle", "solve", "tartan"], ""));
+    assert!(solved.starts_with("solved 30 of 30 in "), "{solved}");
+    // By the game: the default variant's set (Tablut: bga).
+    let played = ok(&run(&["--game", "tablut", "puzzle", "play"], "quit\n"));
+    assert!(
+        played.starts_with("puzzle 1 of 30: tablut-bga-"),
+        "{played}"
+    );
+    let played = ok(&run(
+        &["--game", "tablut", "--variant", "ashton", "puzzle", "play"],
+        "quit\n",
+    ));
+    assert!(
+        played.starts_with("puzzle 1 of 30: tablut-ashton-"),
+        "{played}"
+    );
+    let err = failed(&run(&["puzzle", "play", "nosuch"], ""));
+    assert!(
+        err.contains("\"nosuch\" is neither a shipped set (tablut-bga, "),
+        "{err}"
+    );
+}

@@ -1,5 +1,6 @@
-//! `caber puzzle solve|play|generate`: puzzles (docs/PUZZLES.md) solved by
-//! the service's exact `Solve`, played in the terminal, or mined from games.
+//! `caber puzzle list|solve|play|generate`: puzzles (docs/PUZZLES.md), the
+//! sets shipped in the binary listed, solved by the service's exact
+//! `Solve`, played in the terminal, or mined from games.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -49,11 +50,93 @@ async fn solve_call(
         .into_inner())
 }
 
-/// `caber puzzle solve FILE`: the engine solves each puzzle; reports where
-/// it disagrees with the file (another length, another or a second winning
+/// `caber puzzle list`: the shipped sets, each with its game and variant,
+/// how many puzzles, their ratings and their themes.
+pub fn list(as_json: bool) -> anyhow::Result<()> {
+    let mut sets = Vec::new();
+    for (name, _) in puzzles::SHIPPED {
+        let all = puzzles::open(name)?;
+        let ratings = (
+            all.iter().map(|p| p.rating).min().unwrap_or(0),
+            all.iter().map(|p| p.rating).max().unwrap_or(0),
+        );
+        let mut themes: Vec<(String, usize)> = Vec::new();
+        for tag in all.iter().flat_map(|p| &p.tags) {
+            match themes.iter_mut().find(|(t, _)| t == tag) {
+                Some((_, n)) => *n += 1,
+                None => themes.push((tag.clone(), 1)),
+            }
+        }
+        themes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        sets.push((
+            name,
+            all[0].game.clone(),
+            all[0].variant.clone(),
+            all.len(),
+            ratings,
+            themes,
+        ));
+    }
+    if as_json {
+        let list: Vec<_> = sets
+            .iter()
+            .map(|(name, game, variant, n, (lo, hi), themes)| {
+                let themes: serde_json::Map<String, serde_json::Value> =
+                    themes.iter().map(|(t, n)| (t.clone(), json!(n))).collect();
+                json!({"name": name, "game": game, "variant": variant, "puzzles": n,
+                       "ratings": [lo, hi], "themes": themes})
+            })
+            .collect();
+        out!("{}", json!({ "sets": list }));
+        return Ok(());
+    }
+    for (name, game, variant, n, (lo, hi), themes) in &sets {
+        let themes: Vec<String> = themes.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        out!(
+            "{name}: {game} ({variant}), {n} puzzles rated {lo}-{hi}; themes: {}",
+            themes.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The set a command names (a shipped set or a file), or, when it names
+/// none, the shipped set of `--game` and `--variant` (else the game's
+/// default variant).
+async fn chosen_set(
+    session: &mut Session,
+    set: Option<&str>,
+) -> anyhow::Result<(String, Vec<Puzzle>)> {
+    if let Some(set) = set {
+        return Ok((set.to_string(), puzzles::open(set)?));
+    }
+    let info = session.game_info_of(&session.common.game.clone()).await?;
+    let variant = match session.common.variant.trim() {
+        "" => info
+            .variants
+            .iter()
+            .find(|v| v.is_default)
+            .map(|v| v.name.clone())
+            .unwrap_or_default(),
+        v => v.to_ascii_lowercase(),
+    };
+    for (name, _) in puzzles::SHIPPED {
+        let all = puzzles::open(name)?;
+        if all[0].game == info.name && all[0].variant == variant {
+            return Ok((name.to_string(), all));
+        }
+    }
+    anyhow::bail!(
+        "no shipped puzzle set of {} ({variant}): see `caber puzzle list`",
+        info.name
+    )
+}
+
+/// `caber puzzle solve [SET]`: the engine solves each puzzle; reports where
+/// it disagrees with the set (another length, another or a second winning
 /// first move, another line) and fails if it does anywhere.
-pub async fn solve(session: &mut Session, file: &Path) -> anyhow::Result<()> {
-    let all = puzzles::read(file)?;
+pub async fn solve(session: &mut Session, set: Option<&str>) -> anyhow::Result<()> {
+    let (_, all) = chosen_set(session, set).await?;
     let json = session.common.json;
     let bar = progress::bar(all.len() as u64, "solving puzzle", json);
     let started = Instant::now();
@@ -433,13 +516,16 @@ impl Selection {
 /// `caber puzzle play FILE`: each chosen puzzle in turn, its themes shown
 /// once it is over; the user plays the solver's moves, the defence answers
 /// from the solution line.
-pub async fn play(session: &mut Session, file: &Path, selection: &Selection) -> anyhow::Result<()> {
-    let all = puzzles::read(file)?;
+pub async fn play(
+    session: &mut Session,
+    set: Option<&str>,
+    selection: &Selection,
+) -> anyhow::Result<()> {
+    let (name, all) = chosen_set(session, set).await?;
     let chosen = selection.of(&all);
     if chosen.is_empty() {
         anyhow::bail!(
-            "no puzzle of {} ({}) matches the selection",
-            file.display(),
+            "no puzzle of {name} ({}) matches the selection",
             counted(all.len() as u32, "puzzle", "puzzles")
         );
     }
