@@ -12,7 +12,7 @@ use tonic::{Request, Response, Status};
 
 use crate::call_layer::{note_game, Arrival};
 use crate::convert;
-use crate::games::{self, KeptTable, SearcherChoice};
+use crate::games::{self, KeptSearchers, KeptTable, SearcherChoice};
 use crate::proto;
 use crate::proto::game_engine_server::GameEngine;
 use crate::review;
@@ -35,10 +35,18 @@ const MAX_SOLVE_MOVES: u32 = 4;
 /// progress beyond is skipped; `Review` waits, at most [`updates::SEND_TIMEOUT`]).
 const STREAM_BUFFER: usize = 16;
 
-/// The stateless game engine service.
-#[derive(Clone, Debug, Default)]
+/// The game engine service: stateless but for the searchers it keeps for
+/// clients that name a table.
+#[derive(Clone, Debug)]
 pub struct EngineService {
     runner: SearchRunner,
+    kept: Arc<KeptSearchers>,
+}
+
+impl Default for EngineService {
+    fn default() -> Self {
+        Self::with_runner(SearchRunner::default())
+    }
 }
 
 impl EngineService {
@@ -47,9 +55,16 @@ impl EngineService {
         Self::default()
     }
 
-    /// A service running its searches on `runner`.
+    /// A service running its searches on `runner`, keeping as many
+    /// searchers as its caps allow.
     pub fn with_runner(runner: SearchRunner) -> Self {
-        Self { runner }
+        let kept = Arc::new(KeptSearchers::new(runner.caps().kept_tables));
+        Self { runner, kept }
+    }
+
+    /// The searchers kept between calls for the clients that name them.
+    pub fn kept(&self) -> &KeptSearchers {
+        &self.kept
     }
 
     /// Where a search asking for the kept table `name` keeps its searcher:
@@ -69,7 +84,7 @@ impl EngineService {
                 name.len()
             )));
         }
-        let tables = self.runner.kept().clone();
+        let tables = self.kept.clone();
         if let Some(connection) = connection {
             let (id, tables) = (connection.id(), tables.clone());
             connection.on_close("kept tables", move || tables.drop_connection(id));

@@ -19,7 +19,6 @@ use caber_engine::search::{Info, Limits, DEFAULT_TREE_MB};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
 
-use crate::kept_tables::KeptTables;
 use crate::metrics;
 use crate::pool::{Bound, Refused, SearchPool};
 use crate::process_metrics;
@@ -272,7 +271,6 @@ pub struct SearchRunner {
     pool: SearchPool,
     caps: Caps,
     jobs: Arc<Jobs>,
-    kept: Arc<KeptTables>,
 }
 
 /// The stop flags of the jobs running or queued, for [`SearchRunner::interrupt`].
@@ -337,13 +335,7 @@ impl SearchRunner {
             pool,
             caps,
             jobs: Arc::default(),
-            kept: Arc::new(KeptTables::new(caps.kept_tables)),
         }
-    }
-
-    /// The searchers kept between calls for the clients that name them.
-    pub fn kept(&self) -> &Arc<KeptTables> {
-        &self.kept
     }
 
     /// The caps applied to every request.

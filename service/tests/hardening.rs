@@ -897,8 +897,8 @@ async fn kept_tables_go_with_their_connection_and_no_one_takes_anothers() {
         ..Caps::default()
     };
     let runner = SearchRunner::new(SearchPool::new(1, 1), caps);
-    let service = EngineService::with_runner(runner.clone());
-    let addr = serve_in_background(caber_service::router(service)).await;
+    let service = EngineService::with_runner(runner);
+    let addr = serve_in_background(caber_service::router(service.clone())).await;
     let addr = format!("http://{addr}");
     let search = |table: &str| proto::BestMoveRequest {
         table: table.into(),
@@ -912,7 +912,7 @@ async fn kept_tables_go_with_their_connection_and_no_one_takes_anothers() {
         .best_move(search("mine"))
         .await
         .unwrap();
-    assert_eq!(runner.kept().len(), 1);
+    assert_eq!(service.kept().len(), 1);
     // Another connection searches with a table of its own: the store is
     // full with the first's, so its searcher is not kept.
     let second = own_channel(&addr).await;
@@ -920,11 +920,13 @@ async fn kept_tables_go_with_their_connection_and_no_one_takes_anothers() {
         .best_move(search("theirs"))
         .await
         .unwrap();
-    assert_eq!(runner.kept().len(), 1);
+    assert_eq!(service.kept().len(), 1);
     drop(second);
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(runner.kept().len(), 1, "the first's table stays");
+    assert_eq!(service.kept().len(), 1, "the first's table stays");
     drop(first);
-    let kept = runner.kept().clone();
-    wait_until("the table goes with its connection", || kept.is_empty()).await;
+    wait_until("the table goes with its connection", || {
+        service.kept().is_empty()
+    })
+    .await;
 }

@@ -10,9 +10,10 @@ use caber_engine::catalog::{self, GameInfo};
 use caber_engine::{parse_hash, Played};
 use tonic::Status;
 
-use super::Adapter;
+use super::{Adapter, KeptSearcher, KeptSearchers};
 use crate::convert::{self, side};
 use crate::errors;
+use crate::kept_tables::KeptTables;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
@@ -169,6 +170,10 @@ impl Adapter for AlmaTafl {
         Kind::Almatafl(proto::AlmaTaflMove {
             cells: mv.cells().into_iter().map(Cell::name).collect(),
         })
+    }
+
+    fn kept(all: &KeptSearchers) -> &KeptTables<KeptSearcher<Self>> {
+        &all.almatafl
     }
 
     fn diagram(position: &Self::Position) -> String {

@@ -29,7 +29,7 @@ use caber_engine::Player;
 use tonic::Status;
 
 use crate::errors;
-use crate::kept_tables::KeptTables;
+use crate::kept_tables::{KeptTables, Places};
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
@@ -81,6 +81,11 @@ pub trait Adapter: Send + Sync + 'static {
     /// The structured form of a move.
     fn write_move(mv: &<Self::Position as caber_engine::playable::Playable>::Move) -> Kind;
 
+    /// The game's store of kept searchers.
+    fn kept(all: &KeptSearchers) -> &KeptTables<KeptSearcher<Self>>
+    where
+        Self: Sized;
+
     /// A terminal drawing of a position.
     fn diagram(position: &Self::Position) -> String;
 
@@ -100,11 +105,66 @@ pub trait Adapter: Send + Sync + 'static {
     }
 }
 
-/// Where a search's searcher is kept between calls: the store and its
+/// A game's searcher as its store keeps it.
+pub type KeptSearcher<A> =
+    Box<dyn caber_engine::search::Searcher<<<A as Adapter>::Position as Searchable>::Root>>;
+
+/// The searchers kept between calls (see [`crate::kept_tables`]): one
+/// typed store per game, which its adapter reaches ([`Adapter::kept`]), all
+/// sharing one bound.
+pub struct KeptSearchers {
+    places: Arc<Places>,
+    tablut: KeptTables<KeptSearcher<tablut::Tablut>>,
+    almatafl: KeptTables<KeptSearcher<almatafl::AlmaTafl>>,
+    schotten_totten: KeptTables<KeptSearcher<schotten_totten::SchottenTotten>>,
+    tartan: KeptTables<KeptSearcher<tartan::Tartan>>,
+}
+
+impl KeptSearchers {
+    /// Stores keeping at most `max` searchers over all games (0: none).
+    pub fn new(max: usize) -> Self {
+        let places = Places::new(max);
+        KeptSearchers {
+            tablut: KeptTables::new(places.clone()),
+            almatafl: KeptTables::new(places.clone()),
+            schotten_totten: KeptTables::new(places.clone()),
+            tartan: KeptTables::new(places.clone()),
+            places,
+        }
+    }
+
+    /// Drops every searcher kept for `connection` (it closed).
+    pub fn drop_connection(&self, connection: u64) {
+        self.tablut.drop_connection(connection);
+        self.almatafl.drop_connection(connection);
+        self.schotten_totten.drop_connection(connection);
+        self.tartan.drop_connection(connection);
+    }
+
+    /// The searchers kept, over every game.
+    pub fn len(&self) -> usize {
+        self.places.used()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::fmt::Debug for KeptSearchers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptSearchers")
+            .field("places", &self.places)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where a search's searcher is kept between calls: the stores and its
 /// owner (the client's connection and the name it chose).
 pub struct KeptTable {
     /// The kept searchers.
-    pub tables: Arc<KeptTables>,
+    pub tables: Arc<KeptSearchers>,
     /// The client's connection (`None` in process).
     pub connection: Option<u64>,
     /// The name the client chose.

@@ -15,9 +15,10 @@ use caber_engine::schotten_totten::{
 use caber_engine::Player;
 use tonic::Status;
 
-use super::Adapter;
+use super::{Adapter, KeptSearcher, KeptSearchers};
 use crate::convert::{self, side};
 use crate::errors;
+use crate::kept_tables::KeptTables;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
@@ -449,6 +450,10 @@ impl Adapter for SchottenTotten {
             claims: mv.claimed().map(s).collect(),
             draw: draw as i32,
         })
+    }
+
+    fn kept(all: &KeptSearchers) -> &KeptTables<KeptSearcher<Self>> {
+        &all.schotten_totten
     }
 
     fn diagram(position: &Position) -> String {

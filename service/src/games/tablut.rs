@@ -8,9 +8,10 @@ use caber_engine::tablut::{self as engine, Cell, Move, Piece, Setup};
 use caber_engine::{parse_hash, Played};
 use tonic::Status;
 
-use super::Adapter;
+use super::{Adapter, KeptSearcher, KeptSearchers};
 use crate::convert::{self, side};
 use crate::errors;
+use crate::kept_tables::KeptTables;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
@@ -146,6 +147,10 @@ impl Adapter for Tablut {
                 pass: true,
             },
         })
+    }
+
+    fn kept(all: &KeptSearchers) -> &KeptTables<KeptSearcher<Self>> {
+        &all.tablut
     }
 
     fn diagram(position: &Self::Position) -> String {

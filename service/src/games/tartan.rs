@@ -11,9 +11,10 @@ use caber_engine::tartan::{self as engine, Cell, Move, Path, Phase, Setup, Stack
 use caber_engine::{parse_hash, Played};
 use tonic::Status;
 
-use super::Adapter;
+use super::{Adapter, KeptSearcher, KeptSearchers};
 use crate::convert::{self, side};
 use crate::errors;
+use crate::kept_tables::KeptTables;
 use crate::proto;
 use crate::proto::position::State;
 use crate::proto::r#move::Kind;
@@ -227,6 +228,10 @@ impl Adapter for Tartan {
         Kind::Tartan(proto::TartanMove {
             action: Some(action),
         })
+    }
+
+    fn kept(all: &KeptSearchers) -> &KeptTables<KeptSearcher<Self>> {
+        &all.tartan
     }
 
     fn diagram(position: &Self::Position) -> String {

@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use caber_engine::information::InformationSet;
 use caber_engine::playable::Playable;
-use caber_engine::search::{Info, Limits, Score, Searchable, Searcher, SearcherInfo};
+use caber_engine::search::{Info, Limits, Score, Searchable, SearcherInfo};
 use caber_engine::{MoveError, Player};
 use tonic::Status;
 
 use super::{
-    move_owner, Adapter, KeptTable, PerftJob, PlayoutsJob, Reviewing, SearcherChoice, ServedGame,
-    SolveJob,
+    move_owner, Adapter, KeptSearcher, KeptTable, PerftJob, PlayoutsJob, Reviewing, SearcherChoice,
+    ServedGame, SolveJob,
 };
 use crate::convert;
 use crate::errors;
@@ -336,8 +336,7 @@ impl<A: Adapter> ServedGame for Served<A> {
             let mut sorted = weights.clone();
             sorted.sort();
             let setup = format!(
-                "{} {} {} {sorted:?}",
-                A::Position::GAME,
+                "{} {} {sorted:?}",
                 message.variant.trim().to_ascii_lowercase(),
                 entry.name
             );
@@ -350,19 +349,17 @@ impl<A: Adapter> ServedGame for Served<A> {
         });
         Ok(Box::new(move |limits, stop, progress| {
             let root = position.search_root();
-            type Kept<A> = Box<dyn Searcher<<<A as Adapter>::Position as Searchable>::Root>>;
-            let mut searcher: Kept<A> = kept
+            let mut searcher: KeptSearcher<A> = kept
                 .as_ref()
-                .and_then(|(tables, key)| tables.take(key))
-                .and_then(|s| s.downcast::<Kept<A>>().ok())
-                .map_or_else(|| build(&weights), |s| *s);
+                .and_then(|(tables, key)| A::kept(tables).take(key))
+                .unwrap_or_else(|| build(&weights));
             let info = searcher.search(&root, limits, stop, &mut |i| {
                 progress(&texts::<A>(&position, i))
             });
             if let Some((tables, key)) = kept {
-                // Not kept when other connections fill the store: the next
+                // Not kept when other connections fill the places: the next
                 // search starts afresh, which costs only speed.
-                tables.put(key, Box::new(searcher));
+                A::kept(&tables).put(key, searcher);
             }
             Searched {
                 best: info.best_move().map(|m| move_info::<A>(&position, m)),
