@@ -858,6 +858,62 @@ mod tests {
         assert!(short.moves.iter().all(|m| m.eval.is_none()));
     }
 
+    /// The records under docs/ are of the current format: the result the
+    /// game reached is its `Result`, as White's view writes it, and every
+    /// forced win in their evaluations is the winner's.
+    #[test]
+    fn every_record_in_the_docs_is_current_and_reads_its_result() {
+        use crate::tablut::Tablut;
+        use crate::tartan::Tartan;
+        use crate::{Game, GameResult, Played};
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+        let mut files = Vec::new();
+        for dir in [
+            "examples",
+            "games/tablut-challenge-2026-12-05",
+            "games/tablut-challenge-2026-12-06",
+        ] {
+            for entry in std::fs::read_dir(docs.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "record") {
+                    files.push(path);
+                }
+            }
+        }
+        assert_eq!(files.len(), 95, "{files:?}");
+        for path in files {
+            let record = GameRecord::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let shown = path.display();
+            assert_eq!(record.format(), Format::Two, "{shown}");
+            let (white, outcome) = match record.game() {
+                "tablut" => (
+                    Tablut::WHITE,
+                    replay::<Played<Tablut>>(&record).unwrap().last().outcome(),
+                ),
+                "tartan" => (
+                    Tartan::WHITE,
+                    replay::<Played<Tartan>>(&record).unwrap().last().outcome(),
+                ),
+                other => panic!("{shown}: {other}"),
+            };
+            let Some(outcome) = outcome else { continue };
+            let expected = match outcome.result {
+                GameResult::Win(p) => RecordResult::Won(p),
+                GameResult::Draw => RecordResult::Draw,
+            };
+            assert_eq!(record.result(white), Some(expected), "{shown}");
+            for mv in &record.moves {
+                match (mv.eval, expected) {
+                    (Some(Eval::MatePlies(_)), _) => panic!("{shown}: an older evaluation"),
+                    (Some(Eval::Mate(n)), RecordResult::Won(p)) => {
+                        assert_eq!(n > 0, p == white, "{shown}: {}", mv.text)
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn any_text_is_read_or_refused_without_panic(text in "(\\PC|\n|\\[|\\]|\\{|\\}|\"|\\.){0,200}") {
