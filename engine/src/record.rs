@@ -19,12 +19,13 @@
 //! per line: the ply number, a dot, the move in the game's text notation
 //! (one token; older Schotten Totten records spaced its parts, still read),
 //! then any comments in braces. Results and evaluations are read as in any
-//! PGN tool, from the view of the game's White ([`Game::WHITE`]: Tablut's
-//! white, else the first-listed side): `Result` `1-0` White won, `0-1` the
-//! other side, `1/2-1/2` a draw, `*` not finished; a comment `[%eval X]` is
-//! the evaluation after the move, `cp N` (centi-units), `#N` (a forced win
-//! in N moves of the side that wins, negative when it is not White) or
-//! `draw`. Tags: `Game` (required; a game id), `Format` (`2`, this
+//! PGN tool, from the view of the game's White
+//! ([`Game::WHITE`](crate::Game::WHITE): Tablut's white, else the
+//! first-listed side): `Result` `1-0` White won, `0-1` the other side,
+//! `1/2-1/2` a draw, `*` not finished; a comment `[%eval X]` is the
+//! evaluation after the move, `cp N` (centi-units), `#N` (a forced win in N
+//! moves of the side that wins, negative when it is not White) or `draw`.
+//! Tags: `Game` (required; a game id), `Format` (`2`, this
 //! meaning; a record without it is of [`Format::One`], read with its older
 //! meaning), `Variant`, one tag per side naming who played it
 //! ([`side_tag`]: `Black`, `White` in Tablut; the older `First`/`Second`
@@ -37,8 +38,6 @@
 use std::fmt;
 
 use crate::catalog::{ByName, TextError, UnknownVariant};
-#[cfg(doc)]
-use crate::game::Game;
 use crate::game::{MoveError, Player};
 use crate::playable::{Applied, Playable};
 use crate::quote::quote;
