@@ -174,8 +174,9 @@ def main():
             break
         color = wanted[n % len(wanted)]
         record, code, result, moves = play(len(games) + 1, color, args, classpath, opponent, caber_options)
-        won = {"white": "0-1", "black": "1-0"}[color]
-        lost = {"white": "1-0", "black": "0-1"}[color]
+        # The record's Result is white's view (docs/RECORDS.md): 1-0 white won.
+        won = {"white": "1-0", "black": "0-1"}[color]
+        lost = {"white": "0-1", "black": "1-0"}[color]
         score = 1.0 if result == won else 0.0 if result == lost else 0.5 if result == "1/2-1/2" else None
         key = (color, tuple(moves))
         repeated = key in seen

@@ -1,6 +1,6 @@
 //! The evaluation chart of a review as SVG: one side's win probability (the
-//! side that moves first in the variant, named on the chart) after every
-//! ply as that side valued it (in a game with hidden information, from what
+//! game's White, `GameInfo.white`, named on the chart) after every ply as
+//! that side valued it (in a game with hidden information, from what
 //! it knew: its own searches only), the 50 % line, and the moves judged an
 //! inaccuracy, a mistake or a blunder marked (each with its move, loss and
 //! the better move as a tooltip). Every fall of the curve is a marked move

@@ -134,7 +134,8 @@ enum Command {
     },
     /// Review a recorded game (docs/RECORDS.md): every move judged by the
     /// win probability it lost, a summary per player, and with --chart an
-    /// evaluation chart (SVG).
+    /// evaluation chart (SVG); probabilities and scores are the view of the
+    /// game's White (Tablut's white, else the first-listed side).
     Review {
         /// The game record.
         #[arg(value_name = "GAMEFILE")]
@@ -145,9 +146,10 @@ enum Command {
         /// Also write the evaluation chart to this SVG file.
         #[arg(long, value_name = "FILE.svg")]
         chart: Option<PathBuf>,
-        /// Also write the record again to OUT, each move with its evaluation
-        /// ([%eval]) and a judged move with its mark, loss and better move,
-        /// as comments that review and puzzle generate read.
+        /// Also write the record again to OUT (in the current format), each
+        /// move with its evaluation ([%eval], White's view) and a judged move
+        /// with its mark, loss and better move, as comments that review and
+        /// puzzle generate read.
         #[arg(long, value_name = "OUT")]
         annotate: Option<PathBuf>,
     },

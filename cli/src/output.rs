@@ -1,5 +1,7 @@
 //! Printing replies for humans, or as JSON (one object per command or update).
 
+use caber_engine::record::Eval;
+use caber_engine::search::Score;
 use caber_service::proto::{self, outcome, score::Value};
 use serde_json::{json, Value as Json};
 
@@ -37,14 +39,15 @@ fn print_json(value: Json) {
     out!("{value}");
 }
 
-/// A score as a record's evaluation (`[%eval]`), from the same side's view.
-pub fn record_eval(score: Option<&proto::Score>) -> Option<caber_engine::record::Eval> {
-    use caber_engine::record::Eval;
-    match score?.value? {
-        Value::Centi(c) => Some(Eval::Centi(c)),
-        Value::MatePlies(n) => Some(Eval::Mate(n)),
-        Value::Draw(_) => Some(Eval::Draw),
-    }
+/// A score as people read it (docs/RECORDS.md), from the same side's view:
+/// `cp N`, `#N` (a forced win in N moves of the side that wins, negative
+/// when that side is not the viewer) or `draw`; `None` without a value.
+pub fn eval(score: Option<&proto::Score>) -> Option<Eval> {
+    Eval::of(match score?.value? {
+        Value::Centi(c) => Score::Centi(c),
+        Value::MatePlies(n) => Score::Mate(n),
+        Value::Draw(_) => Score::Draw,
+    })
 }
 
 /// A failed command: `error: ...` (and `hint: ...`) on standard error, or
@@ -99,14 +102,10 @@ fn error_message(error: &anyhow::Error) -> String {
     parts.join(": ")
 }
 
-/// A score for humans, UCI style: `cp 34`, `mate_plies 5`, `draw`.
+/// A score for people from its own view (the side to move's): `cp 34`,
+/// `#3`, `draw` ([`eval`]), or `none`.
 pub fn score_text(score: Option<&proto::Score>) -> String {
-    match score.and_then(|s| s.value.as_ref()) {
-        Some(Value::Centi(c)) => format!("cp {c}"),
-        Some(Value::MatePlies(n)) => format!("mate_plies {n}"),
-        Some(Value::Draw(_)) => "draw".to_string(),
-        None => "none".to_string(),
-    }
+    eval(score).map_or("none".to_string(), |e| e.to_string())
 }
 
 fn win_probability(score: Option<&proto::Score>) -> f64 {
@@ -387,7 +386,23 @@ pub fn counted(n: u32, one: &str, many: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::counted;
+    use super::*;
+
+    #[test]
+    fn scores_read_as_people_read_them() {
+        let text = |value| {
+            score_text(Some(&proto::Score {
+                value: Some(value),
+                win_probability: 1.0,
+            }))
+        };
+        // A win in 3 plies is one in 2 moves of the side to move.
+        assert_eq!(text(Value::MatePlies(3)), "#2");
+        assert_eq!(text(Value::MatePlies(-2)), "#-1");
+        assert_eq!(text(Value::Centi(-35)), "cp -35");
+        assert_eq!(text(Value::Draw(true)), "draw");
+        assert_eq!(score_text(None), "none");
+    }
 
     #[test]
     fn counts_take_the_number_of_their_noun() {

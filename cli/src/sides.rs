@@ -1,23 +1,32 @@
 //! The two sides as each game's players know them (`ListGames`' players:
 //! black and white, invaders and defenders, red and blue), read from and
-//! written for people; programs keep the stable `Side` values.
+//! written for people, and the game's White (`GameInfo.white`), whose view
+//! records and reviews take; programs keep the stable `Side` values.
 
 use caber_engine::record::side_tag;
+use caber_engine::Player;
 use caber_service::proto;
 
-/// A game's two side names, `SIDE_ONE`'s first.
+/// A game's two side names, `SIDE_ONE`'s first, and its White.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sides {
     names: [String; 2],
+    white: proto::Side,
 }
 
 impl Sides {
-    /// The sides of `game` as `ListGames` names them.
+    /// The sides of `game` as `ListGames` names them. A server from before
+    /// `GameInfo.white` says no White: the side named white is taken, else
+    /// `SIDE_ONE`, as `Game::WHITE` defines it.
     pub fn of(game: &proto::GameInfo) -> Self {
         let name = |i: usize| game.players.get(i).cloned().unwrap_or_default();
-        Sides {
-            names: [name(0), name(1)],
-        }
+        let names = [name(0), name(1)];
+        let white = match game.white() {
+            proto::Side::Unspecified if names[1] == "white" => proto::Side::Two,
+            proto::Side::Unspecified => proto::Side::One,
+            side => side,
+        };
+        Sides { names, white }
     }
 
     /// The name of `side` (`SIDE_ONE` or `SIDE_TWO`), e.g. `"white"`.
@@ -26,6 +35,17 @@ impl Sides {
             proto::Side::Two => &self.names[1],
             _ => &self.names[0],
         }
+    }
+
+    /// The game's White (docs/RECORDS.md): the side whose view records,
+    /// reviews and charts take.
+    pub fn white(&self) -> proto::Side {
+        self.white
+    }
+
+    /// The game's White as the engine's player.
+    pub fn white_player(&self) -> Player {
+        Player::try_from(self.white).unwrap_or(Player::One)
     }
 
     /// The record tag naming who played `side`, e.g. `White`.
@@ -63,22 +83,6 @@ impl Sides {
     }
 }
 
-/// The side that moves first in `variant` of `game` (its default variant
-/// when `variant` is empty), if the server says.
-pub fn moves_first(game: &proto::GameInfo, variant: &str) -> Option<proto::Side> {
-    game.variants
-        .iter()
-        .find(|v| {
-            if variant.is_empty() {
-                v.is_default
-            } else {
-                v.name.eq_ignore_ascii_case(variant)
-            }
-        })
-        .and_then(|v| proto::Side::try_from(v.moves_first).ok())
-        .filter(|s| *s != proto::Side::Unspecified)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,18 +91,7 @@ mod tests {
         proto::GameInfo {
             name: "tablut".into(),
             players: vec!["black".into(), "white".into()],
-            variants: vec![
-                proto::VariantInfo {
-                    name: "bga".into(),
-                    is_default: true,
-                    moves_first: proto::Side::One as i32,
-                },
-                proto::VariantInfo {
-                    name: "ashton".into(),
-                    is_default: false,
-                    moves_first: proto::Side::Two as i32,
-                },
-            ],
+            white: proto::Side::Two as i32,
             ..Default::default()
         }
     }
@@ -116,11 +109,21 @@ mod tests {
         assert_eq!(sides.name(proto::Side::One), "black");
     }
 
+    /// White is the server's; a server that does not say has it by name.
     #[test]
-    fn who_moves_first_is_the_variants() {
-        let game = tablut();
-        assert_eq!(moves_first(&game, ""), Some(proto::Side::One));
-        assert_eq!(moves_first(&game, "Ashton"), Some(proto::Side::Two));
-        assert_eq!(moves_first(&game, "nope"), None);
+    fn white_is_the_servers_else_the_side_named_white_else_side_one() {
+        assert_eq!(Sides::of(&tablut()).white(), proto::Side::Two);
+        assert_eq!(Sides::of(&tablut()).white_player(), Player::Two);
+        let older = proto::GameInfo {
+            white: proto::Side::Unspecified as i32,
+            ..tablut()
+        };
+        assert_eq!(Sides::of(&older).white(), proto::Side::Two);
+        let tartan = proto::GameInfo {
+            name: "tartan".into(),
+            players: vec!["red".into(), "blue".into()],
+            ..Default::default()
+        };
+        assert_eq!(Sides::of(&tartan).white(), proto::Side::One);
     }
 }

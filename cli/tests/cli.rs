@@ -207,6 +207,55 @@ fn best_json_reports_a_legal_move_and_its_search() {
     assert!(int(&v["stats"]["nodes"]) > 0);
 }
 
+/// A forced result reads as people read it, `#N` in moves of the side that
+/// wins (positive: the side to move), in `best` and `analyze`; the JSON
+/// keeps the API's plies.
+#[test]
+fn forced_results_read_in_moves_of_the_winner() {
+    let text = |position: &str, command: &str| {
+        let out = caber(&[
+            "--game",
+            "tartan",
+            "--position",
+            position,
+            command,
+            "--depth",
+            "2",
+        ]);
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // Red crowns its Cathedral at once; or cannot stop blue's.
+    let wins = "play C4=r4,F6=b4 D4,G6 0,0 0 r -";
+    let loses = "play C4=r4,F6=b4 A1,G6 0,0 0 r -";
+    assert!(
+        text(wins, "best").contains("bestmove B:D4-C4 score #1 win_probability 1.000\n"),
+        "{}",
+        text(wins, "best")
+    );
+    assert!(
+        text(loses, "best").contains(" score #-1 win_probability 0.000\n"),
+        "{}",
+        text(loses, "best")
+    );
+    assert!(
+        text(wins, "analyze").contains(" score #1 pv B:D4-C4\n"),
+        "{}",
+        text(wins, "analyze")
+    );
+    let v = caber_json(&[
+        "--game",
+        "tartan",
+        "--position",
+        wins,
+        "best",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["score"], serde_json::json!({"mate_plies": 1}));
+}
+
 #[test]
 fn eval_is_static_unless_limits_are_given() {
     let v = caber_json(&["eval", "--json"]);

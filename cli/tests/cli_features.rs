@@ -100,13 +100,14 @@ fn review_judges_every_move_as_text_json_and_a_chart() {
         "--annotate",
         path(&annotated),
     ]));
-    // Lichess' marks, columns as wide as their longest entry, a forced win
-    // in the mover's moves.
+    // Lichess' marks, columns as wide as their longest entry; red's view
+    // (Tartan's White, its first-listed side): its win probability, a
+    // forced win in its moves.
     assert_eq!(
         text,
-        "review of tartan (standard): 2 moves\n  \
-         1. red  B:D4-D3??  win 1.00 -> 0.00  blunder (-1.00), best B:D4-C4 (win in 1)\n  \
-         2. blue B:G6-F6    win 1.00 -> 1.00\n\
+        "review of tartan (standard): 2 moves, from red's view\n  \
+         1. red  B:D4-D3??  red 1.00 -> 0.00  blunder (lost 1.00), best B:D4-C4 (#1)\n  \
+         2. blue B:G6-F6    red 0.00 -> 0.00\n\
          red: accuracy 0.0%, 0 inaccuracies, 0 mistakes, 1 blunder\n\
          blue: accuracy 100.0%, 0 inaccuracies, 0 mistakes, 0 blunders\n\
          result: blue won (coronation)\n"
@@ -135,13 +136,15 @@ fn review_judges_every_move_as_text_json_and_a_chart() {
         title.and_then(|t| t.text()),
         Some("tartan (standard): red vs blue")
     );
-    // The annotated record: the judged move's mark and evaluation as
-    // comments, read again by review (the same judgement) and unchanged by
-    // a second annotation.
+    // The annotated record, in the current format: the judged move's mark
+    // and red's evaluation (blue wins in one move) as comments, read again
+    // by review (the same judgement) and unchanged by a second annotation.
     let written = std::fs::read_to_string(&annotated).unwrap();
-    assert!(
-        written.contains("1. B:D4-D3 {?? blunder (-1.00), best B:D4-C4} {[%eval mate -1]}"),
-        "{written}"
+    assert_eq!(
+        written,
+        "[Game \"tartan\"]\n[Format \"2\"]\n[Start \"play C4=r4,F6=b4 D4,G6 0,0 0 r -\"]\n\n\
+         1. B:D4-D3 {?? blunder (lost 1.00), best B:D4-C4} {[%eval #-1]}\n\
+         2. B:G6-F6\n"
     );
     let again = dir.join("again.record");
     let text_again = ok(&caber(&[
@@ -167,6 +170,84 @@ fn review_judges_every_move_as_text_json_and_a_chart() {
     assert_eq!(
         (&outcome["winnerName"], &outcome["reason"]),
         (&Value::from("blue"), &Value::from("coronation"))
+    );
+}
+
+/// In `bga` black moves first, but a Tablut review takes white's view (its
+/// White): the text, the chart and the annotated evaluations. A result the
+/// moves do not show (a resignation) is read as the record's format means
+/// it: `1-0` white's win in the current one, black's in an older record.
+#[test]
+fn a_tablut_review_takes_whites_view_whoever_moves_first() {
+    let dir = temp("review-white");
+    let moves = "[Reason \"resigned\"]\n\n1. d1-d3\n2. e3-h3\n";
+    let current = dir.join("current.record");
+    std::fs::write(
+        &current,
+        format!("[Game \"tablut\"]\n[Format \"2\"]\n[Result \"1-0\"]\n{moves}"),
+    )
+    .unwrap();
+    let chart = dir.join("chart.svg");
+    let text = ok(&caber(&[
+        "review",
+        path(&current),
+        "--depth",
+        "1",
+        "--chart",
+        path(&chart),
+    ]));
+    // Black's move took white's chance from 0.36 (after black's best) to
+    // 0.43: black lost 0.07 of its own.
+    assert_eq!(
+        text,
+        "review of tablut (bga): 2 moves, from white's view\n  \
+         1. black d1-d3  white 0.36 -> 0.43\n  \
+         2. white e3-h3  white 0.42 -> 0.36\n\
+         black: accuracy 74.4%, 0 inaccuracies, 0 mistakes, 0 blunders\n\
+         white: accuracy 76.5%, 0 inaccuracies, 0 mistakes, 0 blunders\n\
+         result: white won (resigned)\n"
+    );
+    // White's curve: its own searches, from its first move (ply 1 of 2,
+    // halfway along), not black's.
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let attribute = |class: &str, name: &str| {
+        doc.descendants()
+            .find(|n| n.attribute("class") == Some(class))
+            .and_then(|n| n.attribute(name).or(n.text()))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        attribute("win", "points"),
+        "400.0,166.4 400.0,168.3 760.0,181.3"
+    );
+    assert!(
+        attribute("legend", "").starts_with("white's win probability"),
+        "{svg}"
+    );
+    // The same record written before the Format tag: 1-0 was black's win.
+    let older = dir.join("older.record");
+    std::fs::write(
+        &older,
+        format!("[Game \"tablut\"]\n[Result \"1-0\"]\n{moves}"),
+    )
+    .unwrap();
+    let annotated = dir.join("annotated.record");
+    let text = ok(&caber(&[
+        "review",
+        path(&older),
+        "--depth",
+        "1",
+        "--annotate",
+        path(&annotated),
+    ]));
+    assert!(text.ends_with("result: black won (resigned)\n"), "{text}");
+    // Annotated: the current format, black's win as 0-1, white's evaluations.
+    assert_eq!(
+        std::fs::read_to_string(&annotated).unwrap(),
+        "[Game \"tablut\"]\n[Format \"2\"]\n[Result \"0-1\"]\n[Reason \"resigned\"]\n\n\
+         1. d1-d3 {[%eval cp -120]}\n2. e3-h3 {[%eval cp -234]}\n"
     );
 }
 
@@ -443,7 +524,9 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     );
     assert_eq!(saved.tag("Black"), Some("you"));
     assert_eq!(saved.tag("White"), Some("caber default searcher depth 1"));
-    assert_eq!(saved.tag("Result"), Some("0-1"));
+    // Black resigned: white won, 1-0 as any PGN tool reads it.
+    assert_eq!(saved.tag("Format"), Some("2"));
+    assert_eq!(saved.tag("Result"), Some("1-0"));
     assert_eq!(saved.tag("Reason"), Some("resigned"));
     let moves: Vec<&str> = saved.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(moves.len(), 2, "a4-a3 and the engine's reply: {moves:?}");
@@ -481,7 +564,7 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     assert!(text.starts_with("you play black\ncaber plays "), "{text}");
     let saved = GameRecord::parse(&std::fs::read_to_string(&ashton).unwrap()).unwrap();
     assert_eq!(saved.tag("White"), Some("caber default searcher depth 1"));
-    assert_eq!((saved.moves.len(), saved.tag("Result")), (1, Some("0-1")));
+    assert_eq!((saved.moves.len(), saved.tag("Result")), (1, Some("1-0")));
     let out = caber(&["play", "--json"]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{said}");

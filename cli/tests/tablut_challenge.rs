@@ -195,8 +195,10 @@ fn plays_a_game_as_black_within_the_servers_time_and_records_it() {
     assert_eq!(record.tag("Start"), None, "the standard start");
     assert_eq!(record.moves.len(), 6);
     assert_eq!(record.moves[0].text, "e3-h3");
-    // Our moves carry the search's evaluation.
+    // Our moves carry the search's evaluation; the scores shown are white's.
     assert!(record.moves[1].eval.is_some());
+    assert!(stdout.contains("   2. black  "), "{stdout}");
+    assert!(stdout.contains(", white: "), "{stdout}");
     // The record replays by Caber's rules.
     let review = Command::new(env!("CARGO_BIN_EXE_caber"))
         .args([
@@ -254,9 +256,18 @@ fn plays_from_the_position_the_server_sends_to_the_end() {
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
     assert!(stdout.contains("white won: king escaped"), "{stdout}");
+    // The win in one move, as white's: `#1`.
+    assert!(
+        stdout.contains(", white: #1, win probability 1.00\n"),
+        "{stdout}"
+    );
     let record = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(record.tag("Start"), Some(position));
-    assert_eq!(record.tag("Result"), Some("0-1"));
+    // White won: 1-0, as any PGN tool reads it; the winning move ends the
+    // game, so it has no evaluation.
+    assert_eq!(record.tag("Format"), Some("2"));
+    assert_eq!(record.tag("Result"), Some("1-0"));
+    assert_eq!(record.moves[0].eval, None);
 }
 
 /// Runs the client as black against a server that sends the start and

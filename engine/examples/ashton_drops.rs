@@ -9,9 +9,9 @@
 //! cargo run --release -p caber-engine --example ashton_drops -- DIR [NAME] [--deeper MS]
 //! ```
 //!
-//! With NAME, only the games whose white player (the record's `Second` tag:
-//! black is a Tablut game's first player, although white moves first)
-//! contains it. Prints one line per game and the totals.
+//! With NAME, only the games whose white player (the record's `White` tag,
+//! or an older record's `Second`: black is a Tablut game's first player,
+//! although white moves first) contains it. Prints one line per game and the totals.
 //!
 //! With `--deeper MS`, also searches again, for MS milliseconds with the
 //! default engine (alpha-beta, default weights, one thread), every position
@@ -108,7 +108,10 @@ fn black_can_drop(p: &Played<Tablut>) -> bool {
 fn count(record: &GameRecord, white: &str) -> Result<Option<Counts>, String> {
     if record.game() != "tablut"
         || record.tag("Variant") != Some("ashton")
-        || !record.tag("Second").unwrap_or_default().contains(white)
+        || !record
+            .player(Player::Two, "white")
+            .unwrap_or_default()
+            .contains(white)
     {
         return Ok(None);
     }

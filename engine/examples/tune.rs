@@ -25,7 +25,7 @@ use caber_engine::eval::{Evaluator, Weights};
 use caber_engine::game::{variant_by_name, variant_name};
 use caber_engine::record::{GameRecord, RecordResult};
 use caber_engine::tablut::{Evaluation, Tablut, Variant};
-use caber_engine::{Game, Played, Player};
+use caber_engine::{Game, GameResult, Played, Player};
 
 /// Plies of each record left out (near the start, alike in many games).
 const SKIP_PLIES: usize = 8;
@@ -46,9 +46,8 @@ fn samples(record: &GameRecord, variant: Variant) -> Result<Vec<Sample>, String>
     if record.game() != "tablut" || record.tag("Variant") != Some(variant_name::<Tablut>(variant)) {
         return Ok(Vec::new());
     }
-    let white_result = match record.result() {
-        Some(RecordResult::FirstWon) => 0.0,
-        Some(RecordResult::SecondWon) => 1.0,
+    let white_result = match record.result(Tablut::WHITE) {
+        Some(RecordResult::Won(p)) => GameResult::Win(p).reward(Player::Two),
         Some(RecordResult::Draw) => 0.5,
         _ => return Ok(Vec::new()),
     };

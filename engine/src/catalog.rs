@@ -25,6 +25,8 @@ pub struct GameInfo {
     pub move_help: &'static str,
     /// Whether the start position depends on a seed (a shuffled deal).
     pub chance: bool,
+    /// The game's White ([`Game::WHITE`]).
+    pub white: Player,
 }
 
 /// A variant: its name and who moves first in it.
@@ -52,6 +54,7 @@ pub fn info<G: Notation>() -> GameInfo {
         position_help: G::POSITION_HELP,
         move_help: G::MOVE_HELP,
         chance: G::CHANCE,
+        white: G::WHITE,
     }
 }
 
@@ -164,5 +167,8 @@ mod tests {
             ]
         );
         assert_eq!(tablut.players, ["black", "white"]);
+        // White is Tablut's white, else the first-listed player.
+        assert_eq!(tablut.white, Player::Two);
+        assert_eq!(info::<AlmaTafl>().white, Player::One);
     }
 }

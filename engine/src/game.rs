@@ -297,6 +297,12 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// Whether the start position depends on a seed (a shuffled deal).
     const CHANCE: bool = false;
 
+    /// The side PGN's White stands for in a record's `Result` and
+    /// evaluations, and whose view review charts take
+    /// (docs/RECORDS.md): the player the game calls white, else the first
+    /// listed ([`Player::One`]).
+    const WHITE: Player = Player::One;
+
     /// Every variant with its API name (the first is the default).
     fn variants() -> &'static [(Self::Variant, &'static str)];
 

@@ -3,33 +3,37 @@
 //! ```text
 //! ; comment lines start with a semicolon
 //! [Game "tablut"]
+//! [Format "2"]
 //! [Variant "ashton"]
 //! [White "caber alphabeta 1000 ms"]
 //! [Black "Ada"]
 //! [Date "2026.12.01"]
-//! [Result "0-1"]
+//! [Result "1-0"]
 //! [Reason "king escaped"]
 //!
 //! 1. e4-d4 {a comment} {[%eval cp -35]}
-//! 2. i4-e4
+//! 2. i4-e4 {[%eval #-3]}
 //! ```
 //!
 //! Tag pairs first (`[Name "value"]`, `\"` and `\\` escaped), then one move
 //! per line: the ply number, a dot, the move in the game's text notation
 //! (one token; older Schotten Totten records spaced its parts, still read),
-//! then any comments in
-//! braces. A comment `[%eval X]` is the evaluation after the move from the
-//! mover's view: `cp N` (centi-units), `mate N` (a forced result in N plies,
-//! negative when the mover loses) or `draw`. Tags: `Game` (required; a game
-//! id), `Variant`, one tag per side naming who played it ([`side_tag`]:
-//! `Black`, `White` in Tablut; the older `First`/`Second` are still read),
-//! `Date` (`YYYY.MM.DD`), `Result` (`1-0` the game's first-named side won,
-//! black in Tablut whichever variant starts, `0-1` the other, `1/2-1/2` a
-//! draw, `*` not finished), `Reason`, `Start` (the start
-//! position's text when it is not the variant's), `Seed` (the deal of a game
-//! with chance: with it the moves replay exactly); other tags are kept.
-//! Reading checks the syntax only: the moves are checked by replaying them
-//! ([`replay`], in the game the `Game` tag names).
+//! then any comments in braces. Results and evaluations are read as in any
+//! PGN tool, from the view of the game's White
+//! ([`Game::WHITE`](crate::Game::WHITE): Tablut's white, else the
+//! first-listed side): `Result` `1-0` White won, `0-1` the other side,
+//! `1/2-1/2` a draw, `*` not finished; a comment `[%eval X]` is the
+//! evaluation after the move, `cp N` (centi-units), `#N` (a forced win in N
+//! moves of the side that wins, negative when it is not White) or `draw`.
+//! Tags: `Game` (required; a game id), `Format` (`2`, this
+//! meaning; a record without it is of [`Format::One`], read with its older
+//! meaning), `Variant`, one tag per side naming who played it
+//! ([`side_tag`]: `Black`, `White` in Tablut; the older `First`/`Second`
+//! are still read), `Date` (`YYYY.MM.DD`), `Result`, `Reason`, `Start` (the
+//! start position's text when it is not the variant's), `Seed` (the deal of
+//! a game with chance: with it the moves replay exactly); other tags are
+//! kept. Reading checks the syntax only: the moves are checked by replaying
+//! them ([`replay`], in the game the `Game` tag names).
 
 use std::fmt;
 
@@ -37,6 +41,23 @@ use crate::catalog::{ByName, TextError, UnknownVariant};
 use crate::game::{MoveError, Player};
 use crate::playable::{Applied, Playable};
 use crate::quote::quote;
+use crate::search::Score;
+
+/// The `Format` tag of the records written here.
+pub const FORMAT: &str = "2";
+
+/// What a record's `Result` and evaluations mean: its `Format` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// No `Format` tag (or `1`), as records were written before White's
+    /// view: `1-0` a win of the first-listed side ([`Player::One`], black in
+    /// Tablut), an evaluation from the mover's view, `mate N` a forced
+    /// result in N plies (negative when the mover loses).
+    One,
+    /// `Format "2"`: `1-0` a win of the game's White, evaluations from
+    /// White's view, `#N` a forced win in N moves.
+    Two,
+}
 
 /// A whole game.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,56 +75,74 @@ pub struct RecordedMove {
     pub text: String,
     /// The comments after it, without their braces (an evaluation apart).
     pub comments: Vec<String>,
-    /// The evaluation after the move, from the mover's view.
+    /// The evaluation after the move, as the record's format means it.
     pub eval: Option<Eval>,
 }
 
-/// An evaluation in a record.
+/// An evaluation in a record, and a score as people read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Eval {
-    /// Centi-units.
+    /// `cp N`: centi-units.
     Centi(i32),
-    /// A forced result in this many plies (negative: the mover loses).
+    /// `#N`: a forced win in N moves of the side that wins (never 0),
+    /// positive for the side whose view this is (White's in a record).
     Mate(i32),
-    /// A draw.
+    /// `mate N`, in [`Format::One`] records only: a forced result in N
+    /// plies, negative when the mover loses.
+    MatePlies(i32),
+    /// `draw`: a forced draw.
     Draw,
 }
 
-/// The result of a game as a record writes it.
+impl Eval {
+    /// A search's score as people read it, from the same side's view:
+    /// a forced result in plies becomes `#N` in the winner's moves; `None`
+    /// for one at once (the game is over: nothing to evaluate).
+    pub fn of(score: Score) -> Option<Eval> {
+        match score {
+            Score::Centi(c) => Some(Eval::Centi(c)),
+            Score::Draw => Some(Eval::Draw),
+            Score::Mate(0) => None,
+            Score::Mate(plies) => {
+                let moves = i32::try_from(plies.unsigned_abs().div_ceil(2)).unwrap_or(i32::MAX);
+                Some(Eval::Mate(moves * plies.signum()))
+            }
+        }
+    }
+
+    /// The same evaluation from the other side's view.
+    pub fn negated(self) -> Eval {
+        match self {
+            Eval::Centi(c) => Eval::Centi(-c),
+            Eval::Mate(n) => Eval::Mate(-n),
+            Eval::MatePlies(n) => Eval::MatePlies(-n),
+            Eval::Draw => Eval::Draw,
+        }
+    }
+
+    /// This evaluation, from `viewer`'s view, from `side`'s.
+    pub fn seen_by(self, viewer: Player, side: Player) -> Eval {
+        if viewer == side {
+            self
+        } else {
+            self.negated()
+        }
+    }
+}
+
+/// The result of a game as a record's `Result` tag says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordResult {
-    /// `1-0`.
-    FirstWon,
-    /// `0-1`.
-    SecondWon,
+    /// `1-0` or `0-1`: this player won.
+    Won(Player),
     /// `1/2-1/2`.
     Draw,
     /// `*`.
     Unfinished,
 }
 
-impl RecordResult {
-    /// The tag value.
-    pub fn tag(self) -> &'static str {
-        match self {
-            RecordResult::FirstWon => "1-0",
-            RecordResult::SecondWon => "0-1",
-            RecordResult::Draw => "1/2-1/2",
-            RecordResult::Unfinished => "*",
-        }
-    }
-
-    /// Reads a tag value.
-    pub fn from_tag(tag: &str) -> Option<Self> {
-        match tag {
-            "1-0" => Some(RecordResult::FirstWon),
-            "0-1" => Some(RecordResult::SecondWon),
-            "1/2-1/2" => Some(RecordResult::Draw),
-            "*" => Some(RecordResult::Unfinished),
-            _ => None,
-        }
-    }
-}
+/// The `Result` tag values, as read.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// The tag naming who played a side: the game's name for it, capitalized
 /// (`Black`, `White`, `Invaders`, `Red`), as PGN names its `White` and `Black`.
@@ -136,10 +175,11 @@ impl fmt::Display for RecordError {
 impl std::error::Error for RecordError {}
 
 impl GameRecord {
-    /// A record of `game` with no moves yet.
+    /// A record of `game` in the current format ([`FORMAT`]) with no moves yet.
     pub fn new(game: &str) -> Self {
         let mut record = GameRecord::default();
         record.set_tag("Game", game);
+        record.set_tag("Format", FORMAT);
         record
     }
 
@@ -172,9 +212,81 @@ impl GameRecord {
         self.tag("Game").unwrap_or_default()
     }
 
-    /// The `Result` tag, read.
-    pub fn result(&self) -> Option<RecordResult> {
-        self.tag("Result").and_then(RecordResult::from_tag)
+    /// What the record's `Result` and evaluations mean (its `Format` tag).
+    pub fn format(&self) -> Format {
+        match self.tag("Format") {
+            None | Some("1") => Format::One,
+            Some(_) => Format::Two,
+        }
+    }
+
+    /// The side `1-0` names in a game whose White is `white`: White, or in
+    /// a [`Format::One`] record the first-listed side.
+    fn first(&self, white: Player) -> Player {
+        match self.format() {
+            Format::One => Player::One,
+            Format::Two => white,
+        }
+    }
+
+    /// The `Result` tag, read as the record's format means it, in a game
+    /// whose White is `white`.
+    pub fn result(&self, white: Player) -> Option<RecordResult> {
+        let first = self.first(white);
+        match self.tag("Result")? {
+            "1-0" => Some(RecordResult::Won(first)),
+            "0-1" => Some(RecordResult::Won(first.opponent())),
+            "1/2-1/2" => Some(RecordResult::Draw),
+            "*" => Some(RecordResult::Unfinished),
+            _ => None,
+        }
+    }
+
+    /// Sets the `Result` tag as the record's format writes `result`, in a
+    /// game whose White is `white`.
+    pub fn set_result(&mut self, result: RecordResult, white: Player) {
+        let tag = match result {
+            RecordResult::Won(p) if p == self.first(white) => "1-0",
+            RecordResult::Won(_) => "0-1",
+            RecordResult::Draw => "1/2-1/2",
+            RecordResult::Unfinished => "*",
+        };
+        self.set_tag("Result", tag);
+    }
+
+    /// Rewrites a [`Format::One`] record in the current format, in a game
+    /// whose White is `white`: its `Result` (`1-0` becomes White's win),
+    /// each evaluation from White's view (`movers`: who played each move,
+    /// as a replay finds; the evaluation of a move past them is dropped),
+    /// `mate N` as `#N` (`mate 0`, after the move that ended the game,
+    /// dropped) and the `Format` tag after `Game`. A current record is left
+    /// as it is.
+    pub fn upgrade(&mut self, white: Player, movers: &[Player]) {
+        if self.format() == Format::Two {
+            return;
+        }
+        let result = self.result(white);
+        for (i, mv) in self.moves.iter_mut().enumerate() {
+            mv.eval = match (mv.eval, movers.get(i)) {
+                (Some(Eval::MatePlies(plies)), Some(&mover)) => {
+                    Eval::of(Score::Mate(plies)).map(|e| e.seen_by(mover, white))
+                }
+                (Some(eval), Some(&mover)) => Some(eval.seen_by(mover, white)),
+                _ => None,
+            };
+        }
+        match self.tags.iter().position(|(n, _)| n == "Format") {
+            Some(at) => self.tags[at].1 = FORMAT.to_string(),
+            None => {
+                let after = self.tags.iter().position(|(n, _)| n == "Game");
+                let at = after.map_or(0, |g| g + 1);
+                self.tags
+                    .insert(at, ("Format".to_string(), FORMAT.to_string()));
+            }
+        }
+        if let Some(result) = result {
+            self.set_result(result, white);
+        }
     }
 
     /// Reads a record.
@@ -200,6 +312,15 @@ impl GameRecord {
                 if record.tag(&name).is_some() {
                     return Err(error(n, format!("the tag {name} appears twice")));
                 }
+                if name == "Format" && !["1", FORMAT].contains(&value.as_str()) {
+                    return Err(error(
+                        n,
+                        format!(
+                            "Format {} is not one this Caber reads (1 or {FORMAT})",
+                            quote(&value)
+                        ),
+                    ));
+                }
                 record.tags.push((name, value));
                 continue;
             }
@@ -222,7 +343,7 @@ impl GameRecord {
                     ),
                 ));
             }
-            let mv = parse_move(rest).map_err(|m| error(n, m))?;
+            let mv = parse_move(rest, record.format()).map_err(|m| error(n, m))?;
             record.moves.push(mv);
         }
         match record.tag("Game") {
@@ -230,7 +351,7 @@ impl GameRecord {
             _ => return Err(error(0, "no [Game \"...\"] tag".into())),
         }
         if let Some(r) = record.tag("Result") {
-            if RecordResult::from_tag(r).is_none() {
+            if !RESULTS.contains(&r) {
                 return Err(error(
                     0,
                     format!("Result {} is not 1-0, 0-1, 1/2-1/2 or *", quote(r)),
@@ -265,8 +386,8 @@ fn parse_tag(tag: &str) -> Option<(String, String)> {
     Some((name.to_string(), value))
 }
 
-/// The move and comments after a ply number's dot.
-fn parse_move(rest: &str) -> Result<RecordedMove, String> {
+/// The move and comments after a ply number's dot, in a record of `format`.
+fn parse_move(rest: &str, format: Format) -> Result<RecordedMove, String> {
     let (text, mut comments_text) = match rest.find('{') {
         Some(at) => (&rest[..at], &rest[at..]),
         None => (rest, ""),
@@ -295,19 +416,46 @@ fn parse_move(rest: &str) -> Result<RecordedMove, String> {
             .strip_prefix("[%eval ")
             .and_then(|e| e.strip_suffix(']'))
         {
-            Some(eval) => mv.eval = Some(parse_eval(eval.trim())?),
+            Some(eval) => mv.eval = Some(parse_eval(eval.trim(), format)?),
             None => mv.comments.push(comment.to_string()),
         }
         comments_text = after;
     }
 }
 
-fn parse_eval(text: &str) -> Result<Eval, String> {
-    let bad = || format!("{} is not an evaluation: cp N, mate N or draw", quote(text));
+/// An evaluation's text in a record of `format`.
+fn parse_eval(text: &str, format: Format) -> Result<Eval, String> {
+    let forms = match format {
+        Format::One => "cp N, mate N or draw",
+        Format::Two => "cp N, #N or draw",
+    };
+    let bad = || format!("{} is not an evaluation: {forms}", quote(text));
+    let number = |n: &str| n.parse::<i32>().map_err(|_| bad());
+    if let Some(n) = text.strip_prefix('#') {
+        return match (format, number(n)?) {
+            (Format::One, _) => Err(format!(
+                "{} is the current form of a forced result: the record needs the tag [Format \"{FORMAT}\"] (without it, it is read as older records were written, with mate N)",
+                quote(text)
+            )),
+            (Format::Two, 0) => Err(format!(
+                "{} is not an evaluation: #N counts the winner's moves, at least one (a move that ends the game has no evaluation)",
+                quote(text)
+            )),
+            (Format::Two, n) => Ok(Eval::Mate(n)),
+        };
+    }
     let mut parts = text.split_whitespace();
     let eval = match (parts.next(), parts.next()) {
-        (Some("cp"), Some(n)) => Eval::Centi(n.parse().map_err(|_| bad())?),
-        (Some("mate"), Some(n)) => Eval::Mate(n.parse().map_err(|_| bad())?),
+        (Some("cp"), Some(n)) => Eval::Centi(number(n)?),
+        (Some("mate"), Some(n)) => match format {
+            Format::One => Eval::MatePlies(number(n)?),
+            Format::Two => {
+                return Err(format!(
+                    "{} is the older form of a forced result (plies, the mover's view): a Format {FORMAT} record writes #N",
+                    quote(text)
+                ))
+            }
+        },
         (Some("draw"), None) => Eval::Draw,
         _ => return Err(bad()),
     };
@@ -321,7 +469,8 @@ impl fmt::Display for Eval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Eval::Centi(n) => write!(f, "cp {n}"),
-            Eval::Mate(n) => write!(f, "mate {n}"),
+            Eval::Mate(n) => write!(f, "#{n}"),
+            Eval::MatePlies(n) => write!(f, "mate {n}"),
             Eval::Draw => write!(f, "draw"),
         }
     }
@@ -526,12 +675,13 @@ mod tests {
         assert_eq!(side_tag("invaders"), "Invaders");
         assert_eq!(side_tag(""), "");
         assert_eq!(r.tag("Seed"), Some("7"));
-        assert_eq!(r.result(), Some(RecordResult::SecondWon));
+        assert_eq!(r.format(), Format::One);
+        assert_eq!(r.result(Player::One), Some(RecordResult::Won(Player::Two)));
         let texts: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(texts, ["p:G5@3 d:clan", "p:R2@4 c:3 d:tactic", "pass"]);
         assert_eq!(r.moves[0].comments, ["good"]);
         assert_eq!(r.moves[0].eval, Some(Eval::Centi(35)));
-        assert_eq!(r.moves[2].eval, Some(Eval::Mate(-3)));
+        assert_eq!(r.moves[2].eval, Some(Eval::MatePlies(-3)));
         assert_eq!(r.moves[2].comments, ["resigns soon"]);
         assert_eq!(GameRecord::parse(&r.to_string()).unwrap(), r);
     }
@@ -561,6 +711,30 @@ mod tests {
                 "record line 2: \"12\" is not an evaluation: cp N, mate N or draw",
             ),
             (
+                "[Game \"tablut\"]\n[Format \"2\"]\n1. e4-b4 {[%eval mate]}\n",
+                "record line 3: \"mate\" is not an evaluation: cp N, #N or draw",
+            ),
+            (
+                "[Game \"tablut\"]\n[Format \"2\"]\n1. e4-b4 {[%eval #x]}\n",
+                "record line 3: \"#x\" is not an evaluation: cp N, #N or draw",
+            ),
+            (
+                "[Game \"tablut\"]\n[Format \"2\"]\n1. e4-b4 {[%eval #0]}\n",
+                "record line 3: \"#0\" is not an evaluation: #N counts the winner's moves, at least one (a move that ends the game has no evaluation)",
+            ),
+            (
+                "[Game \"tablut\"]\n[Format \"2\"]\n1. e4-b4 {[%eval mate 3]}\n",
+                "record line 3: \"mate 3\" is the older form of a forced result (plies, the mover's view): a Format 2 record writes #N",
+            ),
+            (
+                "[Game \"tablut\"]\n1. e4-b4 {[%eval #3]}\n",
+                "record line 2: \"#3\" is the current form of a forced result: the record needs the tag [Format \"2\"] (without it, it is read as older records were written, with mate N)",
+            ),
+            (
+                "[Game \"tablut\"]\n[Format \"3\"]\n",
+                "record line 2: Format \"3\" is not one this Caber reads (1 or 2)",
+            ),
+            (
                 "[Game tablut]\n",
                 "record line 1: \"[Game tablut]\" is not a tag like [Game \"tablut\"]",
             ),
@@ -586,6 +760,159 @@ mod tests {
         }
     }
 
+    /// Tablut's White is its white (`Player::Two`): a current record's
+    /// `1-0` is white's win as in any PGN tool, an older record's (no
+    /// `Format` tag) black's, the first-listed side's.
+    #[test]
+    fn results_are_whites_in_the_current_format_and_the_first_sides_before() {
+        let white = Player::Two;
+        let current = GameRecord::parse(
+            "[Game \"tablut\"]\n[Format \"2\"]\n[White \"caber\"]\n[Result \"1-0\"]\n",
+        )
+        .unwrap();
+        assert_eq!(current.format(), Format::Two);
+        assert_eq!(current.result(white), Some(RecordResult::Won(Player::Two)));
+        let older =
+            GameRecord::parse("[Game \"tablut\"]\n[White \"caber\"]\n[Result \"1-0\"]\n").unwrap();
+        assert_eq!(older.result(white), Some(RecordResult::Won(Player::One)));
+        let draw = GameRecord::parse("[Game \"tartan\"]\n[Result \"1/2-1/2\"]\n").unwrap();
+        assert_eq!(draw.result(Player::One), Some(RecordResult::Draw));
+        // Written: a new record is of the current format.
+        let mut r = GameRecord::new("tablut");
+        r.set_result(RecordResult::Won(Player::Two), white);
+        assert_eq!(
+            r.to_string(),
+            "[Game \"tablut\"]\n[Format \"2\"]\n[Result \"1-0\"]\n"
+        );
+        r.set_result(RecordResult::Won(Player::One), white);
+        assert_eq!(r.tag("Result"), Some("0-1"));
+        r.set_result(RecordResult::Unfinished, white);
+        assert_eq!(r.tag("Result"), Some("*"));
+        // In a game whose White is the first-listed side both formats agree.
+        let mut tartan = GameRecord::new("tartan");
+        tartan.set_result(RecordResult::Won(Player::One), Player::One);
+        assert_eq!(tartan.tag("Result"), Some("1-0"));
+    }
+
+    #[test]
+    fn scores_read_as_whole_moves_of_the_winner() {
+        let eval = |score| Eval::of(score).map(|e| e.to_string());
+        // The side to move wins with its first move, its second; loses to
+        // the reply, to the reply after its next move.
+        assert_eq!(eval(Score::Mate(1)).as_deref(), Some("#1"));
+        assert_eq!(eval(Score::Mate(3)).as_deref(), Some("#2"));
+        assert_eq!(eval(Score::Mate(-2)).as_deref(), Some("#-1"));
+        assert_eq!(eval(Score::Mate(-4)).as_deref(), Some("#-2"));
+        assert_eq!(eval(Score::Mate(0)), None, "over: nothing to evaluate");
+        assert_eq!(eval(Score::Centi(-35)).as_deref(), Some("cp -35"));
+        assert_eq!(eval(Score::Draw).as_deref(), Some("draw"));
+        // From the mover's view (Two) to White's (One), and back.
+        assert_eq!(
+            Eval::Mate(2).seen_by(Player::Two, Player::One),
+            Eval::Mate(-2)
+        );
+        assert_eq!(
+            Eval::Centi(40).seen_by(Player::One, Player::One),
+            Eval::Centi(40)
+        );
+        let r = GameRecord::parse(
+            "[Game \"tablut\"]\n[Format \"2\"]\n\n1. e4-d4 {[%eval #+2]}\n2. i4-e4 {[%eval #-1]} {[%eval cp 12]}\n",
+        )
+        .unwrap();
+        assert_eq!(r.moves[0].eval, Some(Eval::Mate(2)));
+        // The last evaluation of a move counts.
+        assert_eq!(r.moves[1].eval, Some(Eval::Centi(12)));
+    }
+
+    /// A record of Caber as black in the Tablut Challenge, written before
+    /// the `Format` tag: `1-0` black's win, evaluations from the mover's
+    /// (black's) view, `mate N` in plies, `mate 0` after the winning move.
+    #[test]
+    fn an_older_record_is_upgraded_to_whites_view() {
+        let older = "[Game \"tablut\"]\n[Variant \"ashton\"]\n[White \"opponent\"]\n\
+            [Black \"caber\"]\n[Result \"1-0\"]\n[Reason \"black won: king captured\"]\n\n\
+            1. g5-g6\n2. i4-g4 {[%eval cp 277]}\n3. f5-f3\n4. f9-f6 {[%eval mate 4]}\n\
+            5. e6-d6\n6. h5-h6 {[%eval mate 2]}\n7. e7-h7\n8. g4-g7 {[%eval mate 0]}\n";
+        let mut record = GameRecord::parse(older).unwrap();
+        // Ashton: white moves first.
+        let movers = [Player::Two, Player::One].repeat(4);
+        record.upgrade(Player::Two, &movers);
+        assert_eq!(
+            record.to_string(),
+            "[Game \"tablut\"]\n[Format \"2\"]\n[Variant \"ashton\"]\n[White \"opponent\"]\n\
+             [Black \"caber\"]\n[Result \"0-1\"]\n[Reason \"black won: king captured\"]\n\n\
+             1. g5-g6\n2. i4-g4 {[%eval cp -277]}\n3. f5-f3\n4. f9-f6 {[%eval #-2]}\n\
+             5. e6-d6\n6. h5-h6 {[%eval #-1]}\n7. e7-h7\n8. g4-g7\n"
+        );
+        assert_eq!(
+            record.result(Player::Two),
+            Some(RecordResult::Won(Player::One))
+        );
+        // Upgraded again: unchanged; movers missing: their evaluations dropped.
+        let upgraded = record.clone();
+        record.upgrade(Player::Two, &[]);
+        assert_eq!(record, upgraded);
+        let mut short = GameRecord::parse(older).unwrap();
+        short.upgrade(Player::Two, &movers[..1]);
+        assert!(short.moves.iter().all(|m| m.eval.is_none()));
+    }
+
+    /// The records under docs/ are of the current format: the result the
+    /// game reached is its `Result`, as White's view writes it, and every
+    /// forced win in their evaluations is the winner's.
+    #[test]
+    fn every_record_in_the_docs_is_current_and_reads_its_result() {
+        use crate::tablut::Tablut;
+        use crate::tartan::Tartan;
+        use crate::{Game, GameResult, Played};
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+        let mut files = Vec::new();
+        for dir in [
+            "examples",
+            "games/tablut-challenge-2026-12-05",
+            "games/tablut-challenge-2026-12-06",
+        ] {
+            for entry in std::fs::read_dir(docs.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "record") {
+                    files.push(path);
+                }
+            }
+        }
+        assert_eq!(files.len(), 95, "{files:?}");
+        for path in files {
+            let record = GameRecord::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let shown = path.display();
+            assert_eq!(record.format(), Format::Two, "{shown}");
+            let (white, outcome) = match record.game() {
+                "tablut" => (
+                    Tablut::WHITE,
+                    replay::<Played<Tablut>>(&record).unwrap().last().outcome(),
+                ),
+                "tartan" => (
+                    Tartan::WHITE,
+                    replay::<Played<Tartan>>(&record).unwrap().last().outcome(),
+                ),
+                other => panic!("{shown}: {other}"),
+            };
+            let Some(outcome) = outcome else { continue };
+            let expected = match outcome.result {
+                GameResult::Win(p) => RecordResult::Won(p),
+                GameResult::Draw => RecordResult::Draw,
+            };
+            assert_eq!(record.result(white), Some(expected), "{shown}");
+            for mv in &record.moves {
+                match (mv.eval, expected) {
+                    (Some(Eval::MatePlies(_)), _) => panic!("{shown}: an older evaluation"),
+                    (Some(Eval::Mate(n)), RecordResult::Won(p)) => {
+                        assert_eq!(n > 0, p == white, "{shown}: {}", mv.text)
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn any_text_is_read_or_refused_without_panic(text in "(\\PC|\n|\\[|\\]|\\{|\\}|\"|\\.){0,200}") {
@@ -597,6 +924,7 @@ mod tests {
             values in proptest::collection::vec("[^\n\r]{0,20}", 1..4),
             moves in proptest::collection::vec("[a-z0-9:@ -]{1,12}", 0..6),
             cp in -2000i32..2000,
+            mate in (1i32..50).prop_flat_map(|n| prop_oneof![Just(n), Just(-n)]),
         ) {
             let mut r = GameRecord::new("tablut");
             for (i, v) in values.iter().enumerate() {
@@ -608,7 +936,7 @@ mod tests {
                 r.moves.push(RecordedMove {
                     text: text.to_string(),
                     comments: vec![format!("c{i}")],
-                    eval: (i % 2 == 0).then_some(Eval::Centi(cp)),
+                    eval: [Some(Eval::Centi(cp)), None, Some(Eval::Mate(mate)), Some(Eval::Draw)][i % 4],
                 });
             }
             let again = GameRecord::parse(&r.to_string()).unwrap();

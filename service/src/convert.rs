@@ -91,6 +91,7 @@ pub fn game_info(info: GameInfo, searchers: Vec<proto::SearcherInfo>) -> proto::
         move_notation_help: info.move_help.to_string(),
         searchers,
         chance: info.chance,
+        white: side(Some(info.white)),
     }
 }
 

@@ -119,6 +119,19 @@ async fn list_games_tells_tablut_its_variants_and_weights() {
         ]
     );
     assert_eq!(tablut.players, ["black", "white"]);
+    // Records' White: Tablut's white; the first-listed side elsewhere.
+    assert_eq!(tablut.white(), proto::Side::Two);
+    let whites: Vec<(&str, proto::Side)> =
+        games.iter().map(|g| (g.name.as_str(), g.white())).collect();
+    assert_eq!(
+        whites,
+        [
+            ("tablut", proto::Side::Two),
+            ("almatafl", proto::Side::One),
+            ("schotten-totten", proto::Side::One),
+            ("tartan", proto::Side::One)
+        ]
+    );
     assert!(!tablut.position_notation_help.is_empty());
     assert!(!tablut.move_notation_help.is_empty());
     // Each searcher's evaluation weights, with their defaults.

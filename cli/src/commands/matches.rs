@@ -338,19 +338,19 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
         report = required(applied.position, "position")?;
         plies += 1;
     };
-    let (result, reason, a_result) = match &outcome {
-        Some(o) => match proto::Side::try_from(o.winner) {
-            Ok(proto::Side::One) => (RecordResult::FirstWon, o.reason.clone(), Some(a_side_one)),
-            Ok(proto::Side::Two) => (RecordResult::SecondWon, o.reason.clone(), Some(!a_side_one)),
-            _ => (RecordResult::Draw, o.reason.clone(), None),
-        },
+    let (result, reason) = match &outcome {
+        Some(o) => (super::record_result(o), o.reason.clone()),
         None => (
             RecordResult::Draw,
             format!("{MAX_PLIES} plies without an end"),
-            None,
         ),
     };
-    record.set_tag("Result", result.tag());
+    // Whether A won: A is SIDE_ONE (Player One) in even games.
+    let a_result = match result {
+        RecordResult::Won(winner) => Some((winner == caber_engine::Player::One) == a_side_one),
+        _ => None,
+    };
+    record.set_result(result, setup.sides.white_player());
     record.set_tag("Reason", &reason);
     Ok(Played {
         index,

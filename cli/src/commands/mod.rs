@@ -17,6 +17,8 @@ pub mod tablut_challenge;
 pub mod view;
 
 use caber_engine::quote;
+use caber_engine::record::RecordResult;
+use caber_engine::Player;
 use caber_service::proto::{self, position::State, r#move::Kind};
 
 use crate::args::Common;
@@ -203,6 +205,14 @@ pub fn apply_request(position: proto::Position, mv: &str) -> proto::ApplyRequest
         r#move: Some(proto::Move {
             kind: Some(Kind::Text(mv.to_string())),
         }),
+    }
+}
+
+/// A finished game's result for its record: the winner, or a draw.
+pub fn record_result(outcome: &proto::Outcome) -> RecordResult {
+    match Player::try_from(outcome.winner()) {
+        Ok(winner) => RecordResult::Won(winner),
+        Err(()) => RecordResult::Draw,
     }
 }
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use caber_engine::record::{GameRecord, RecordResult, RecordedMove};
+use caber_engine::Player;
 use caber_service::proto;
 
 use super::{apply_request, required, status, Session};
@@ -91,12 +92,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
         if let Some(o) = &report.outcome {
             show(session, &report, person, record.moves.last()).await?;
             out!("game over: {}", outcome_text(o));
-            let result = match proto::Side::try_from(o.winner) {
-                Ok(proto::Side::One) => RecordResult::FirstWon,
-                Ok(proto::Side::Two) => RecordResult::SecondWon,
-                _ => RecordResult::Draw,
-            };
-            break (result, o.reason.clone());
+            break (super::record_result(o), o.reason.clone());
         }
         let position = required(report.position.clone(), "position")?;
         if report.side_to_move != person as i32 {
@@ -137,11 +133,8 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
         match line.as_str() {
             "" => {}
             "resign" => {
-                let winner = match person {
-                    proto::Side::One => RecordResult::SecondWon,
-                    _ => RecordResult::FirstWon,
-                };
-                break (winner, "resigned".to_string());
+                let opponent = Player::try_from(person).unwrap_or(Player::One).opponent();
+                break (RecordResult::Won(opponent), "resigned".to_string());
             }
             "hint" => {
                 let reply = glance(session, &args.search, position).await?;
@@ -184,7 +177,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
             },
         }
     };
-    record.set_tag("Result", result.tag());
+    record.set_result(result, sides.white_player());
     record.set_tag("Reason", &reason);
     let path = args.record.clone().unwrap_or_else(|| {
         PathBuf::from(format!(

@@ -4,13 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use caber_engine::record::{GameRecord, RecordResult};
-use caber_service::proto::{self, score::Value};
+use caber_engine::record::{Eval, GameRecord, RecordResult};
+use caber_engine::Player;
+use caber_service::proto;
 
 use super::{status, Session};
 use crate::args::SearchArgs;
 use crate::output::{counted, out};
-use crate::sides::{self, Sides};
+use crate::sides::Sides;
 use crate::{chart, progress};
 
 /// Reviews the record in `file` with `args` as each position's budget.
@@ -57,11 +58,11 @@ pub async fn run(
     }
     bar.finish_and_clear();
     let summary = summary.context("the review ended without its summary")?;
+    // Everything from White's view, as Lichess shows white's.
+    let sides = Sides::of(&session.game_info_of(&summary.game).await?);
     if let Some(path) = &outputs.chart {
-        let info = session.game_info_of(&summary.game).await?;
-        // From the view of the side that starts, as Lichess charts white's.
-        let side = sides::moves_first(&info, &summary.variant).unwrap_or(proto::Side::One);
-        let viewpoint = (side, Sides::of(&info).name(side).to_string());
+        let white = sides.white();
+        let viewpoint = (white, sides.name(white).to_string());
         let players: Vec<String> = summary
             .players
             .iter()
@@ -86,11 +87,12 @@ pub async fn run(
         let record = record
             .clone()
             .context("the record's tags could not be read")?;
-        std::fs::write(path, annotated(record, &moves).to_string())
+        std::fs::write(path, annotated(record, &moves, &sides)?.to_string())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if !json {
-        print_text(&summary, &moves, &ended(&summary, record.as_ref()));
+        let ended = ended(&summary, record.as_ref(), &sides);
+        print_text(&summary, &moves, &ended, &sides);
     }
     Ok(())
 }
@@ -103,9 +105,17 @@ pub struct ReviewOutputs {
     pub annotate: Option<PathBuf>,
 }
 
-fn print_text(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview], ended: &str) {
+/// The review for people: every win probability and score from White's
+/// view, named.
+fn print_text(
+    summary: &proto::ReviewUpdate,
+    moves: &[proto::MoveReview],
+    ended: &str,
+    sides: &Sides,
+) {
+    let white = sides.name(sides.white());
     out!(
-        "review of {} ({}): {}",
+        "review of {} ({}): {}, from {white}'s view",
         summary.game,
         summary.variant,
         counted(moves.len() as u32, "move", "moves")
@@ -118,13 +128,16 @@ fn print_text(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview], ended:
     let name_width = moves.iter().map(|m| m.mover_name.len()).max().unwrap_or(0);
     let move_width = moves.iter().map(|m| played(m).len()).max().unwrap_or(0);
     for m in moves {
+        // The mover's values, as White's.
+        let whites = m.mover() == sides.white();
+        let win = |p: f64| if whites { p } else { 1.0 - p };
         let mut line = format!(
-            "{:>3}. {:<name_width$} {:<move_width$}  win {:.2} -> {:.2}",
+            "{:>3}. {:<name_width$} {:<move_width$}  {white} {:.2} -> {:.2}",
             m.ply,
             m.mover_name,
             played(m),
-            m.win_before,
-            m.win_after
+            win(m.win_before),
+            win(m.win_after)
         );
         // A sampled estimate's uncertainty: what the judgement discounts.
         if m.noise >= 0.005 {
@@ -133,11 +146,12 @@ fn print_text(summary: &proto::ReviewUpdate, moves: &[proto::MoveReview], ended:
         let judgement = m.judgement();
         if judgement != proto::Judgement::Good {
             let best = m.best.as_ref().map_or("", |b| b.text.as_str());
+            let score = whites_eval(m.before.as_ref(), m.mover(), sides)
+                .map_or("none".to_string(), |e| e.to_string());
             line.push_str(&format!(
-                "  {} (-{:.2}), best {best} ({})",
+                "  {} (lost {:.2}), best {best} ({score})",
                 judgement_name(judgement),
                 m.loss,
-                score_words(m.before.as_ref())
             ));
         }
         out!("{}", line.trim_end());
@@ -173,19 +187,17 @@ fn mark(j: proto::Judgement) -> &'static str {
     }
 }
 
-/// A score for people: `cp 35`, `win in 2` or `loss in 1` (the mover's
-/// moves to a forced end), `draw`.
-fn score_words(score: Option<&proto::Score>) -> String {
-    match score.and_then(|s| s.value.as_ref()) {
-        Some(Value::MatePlies(n)) if *n > 0 => format!("win in {}", n.unsigned_abs().div_ceil(2)),
-        Some(Value::MatePlies(n)) => format!("loss in {}", n.unsigned_abs().div_ceil(2)),
-        _ => crate::output::score_text(score),
-    }
+/// A score from `mover`'s view as White's, as people read it (`cp N`, `#N`,
+/// `draw`).
+fn whites_eval(score: Option<&proto::Score>, mover: proto::Side, sides: &Sides) -> Option<Eval> {
+    let mover = Player::try_from(mover).ok()?;
+    crate::output::eval(score).map(|e| e.seen_by(mover, sides.white_player()))
 }
 
 /// How the game ended: the final position's outcome, else the record's
-/// result and reason (a resignation, a lost clock), else unfinished.
-fn ended(summary: &proto::ReviewUpdate, record: Option<&GameRecord>) -> String {
+/// result (as its format means it) and reason (a resignation, a lost
+/// clock), else unfinished.
+fn ended(summary: &proto::ReviewUpdate, record: Option<&GameRecord>, sides: &Sides) -> String {
     if let Some(o) = summary
         .final_position
         .as_ref()
@@ -193,38 +205,53 @@ fn ended(summary: &proto::ReviewUpdate, record: Option<&GameRecord>) -> String {
     {
         return crate::output::outcome_text(o);
     }
-    let name = |i: usize| summary.players.get(i).map_or("?", |p| p.side_name.as_str());
     let reason = record
         .and_then(|r| r.tag("Reason"))
         .filter(|r| !r.is_empty())
         .map_or(String::new(), |r| format!(" ({r})"));
-    match record.and_then(GameRecord::result) {
-        Some(RecordResult::FirstWon) => format!("{} won{reason}", name(0)),
-        Some(RecordResult::SecondWon) => format!("{} won{reason}", name(1)),
+    match record.and_then(|r| r.result(sides.white_player())) {
+        Some(RecordResult::Won(p)) => {
+            let name = summary
+                .players
+                .get(p.index())
+                .map_or("?", |p| p.side_name.as_str());
+            format!("{name} won{reason}")
+        }
         Some(RecordResult::Draw) => format!("draw{reason}"),
         _ => "unfinished".to_string(),
     }
 }
 
-/// The record with each reviewed move's evaluation (`[%eval]`, from the
-/// mover's view after the move) and, for a judged move, a comment with its
-/// mark, loss and the better move; earlier marks are replaced.
-fn annotated(mut record: GameRecord, moves: &[proto::MoveReview]) -> GameRecord {
+/// The record in the current format (an older one upgraded) with each
+/// reviewed move's evaluation (`[%eval]`, White's after the move) and, for
+/// a judged move, a comment with its mark, loss and the better move;
+/// earlier marks are replaced.
+fn annotated(
+    mut record: GameRecord,
+    moves: &[proto::MoveReview],
+    sides: &Sides,
+) -> anyhow::Result<GameRecord> {
+    let movers = moves
+        .iter()
+        .map(|m| Player::try_from(m.mover()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|()| anyhow::anyhow!("the review names no mover of a move"))?;
+    record.upgrade(sides.white_player(), &movers);
     for (recorded, m) in record.moves.iter_mut().zip(moves) {
-        recorded.eval = crate::output::record_eval(m.after.as_ref());
+        recorded.eval = whites_eval(m.after.as_ref(), m.mover(), sides);
         recorded.comments.retain(|c| !c.starts_with('?'));
         let judgement = m.judgement();
         if judgement != proto::Judgement::Good {
             let best = m.best.as_ref().map_or("", |b| b.text.as_str());
             recorded.comments.push(format!(
-                "{} {} (-{:.2}), best {best}",
+                "{} {} (lost {:.2}), best {best}",
                 mark(judgement),
                 judgement_name(judgement),
                 m.loss
             ));
         }
     }
-    record
+    Ok(record)
 }
 
 fn judgement_name(j: proto::Judgement) -> &'static str {

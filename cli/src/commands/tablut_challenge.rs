@@ -11,7 +11,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use caber_engine::record::{Eval, GameRecord, RecordResult, RecordedMove};
-use caber_service::proto::{self, position::State as PositionState, r#move::Kind};
+use caber_engine::search::Score;
+use caber_engine::tablut::Tablut;
+use caber_engine::{Game as _, Player};
+use caber_service::proto::{self, position::State as PositionState, r#move::Kind, score::Value};
 use clap::Args;
 use serde_json::json;
 use tokio::net::TcpStream;
@@ -175,6 +178,7 @@ async fn play_move(
     let took = received.elapsed();
     margin.observe(took, budget);
     let score = searched.score.as_ref();
+    let ours = Player::try_from(args.color.side()).unwrap_or(Tablut::WHITE);
     let depth = searched.stats.as_ref().map_or(0, |s| s.depth);
     let ply = game.record.moves.len() + 1;
     if session.common.json {
@@ -185,19 +189,23 @@ async fn play_move(
                    "score": score.map(crate::json::of)})
         );
     } else {
+        // Our search's score and win probability, as white's (the record's view).
+        let whites = ours == Tablut::WHITE;
+        let eval = crate::output::eval(score).map(|e| e.seen_by(ours, Tablut::WHITE));
+        let win = score.map_or(0.5, |s| s.win_probability);
         out!(
-            "{ply:>4}. {:<6} {}  caber: {:.2} s, depth {depth}, {}, win probability {:.2}",
+            "{ply:>4}. {:<6} {}  caber: {:.2} s, depth {depth}, white: {}, win probability {:.2}",
             args.color.wire().to_lowercase(),
             mv.text,
             took.as_secs_f64(),
-            crate::output::score_text(score),
-            score.map_or(0.5, |s| s.win_probability)
+            eval.map_or("none".to_string(), |e| e.to_string()),
+            if whites { win } else { 1.0 - win }
         );
     }
     game.record.moves.push(RecordedMove {
         text: mv.text.clone(),
         comments: Vec::new(),
-        eval: eval_after(score),
+        eval: eval_after(score, ours),
     });
     game.sent = Some(mv.text);
     Ok(())
@@ -492,13 +500,15 @@ async fn search(
     Ok(reply.into_inner())
 }
 
-/// A record's evaluation after our move, from the search's score before it.
-/// (A mate in N plies before the move is one in N - 1 after it.)
-fn eval_after(score: Option<&proto::Score>) -> Option<Eval> {
-    match crate::output::record_eval(score)? {
-        Eval::Mate(n) => Some(Eval::Mate(n - n.signum())),
-        eval => Some(eval),
-    }
+/// A record's evaluation after our move (`ours`: our side), white's view,
+/// from our search's score before it: a forced result in N plies before
+/// the move is one in N - 1 after it, and none at 0 (our move ends the game).
+fn eval_after(score: Option<&proto::Score>, ours: Player) -> Option<Eval> {
+    let eval = match score?.value? {
+        Value::MatePlies(n) => Eval::of(Score::Mate(n - n.signum()))?,
+        _ => crate::output::eval(score)?,
+    };
+    Some(eval.seen_by(ours, Tablut::WHITE))
 }
 
 /// Prints the result and saves the record (unfinished after a failure).
@@ -509,8 +519,8 @@ fn finish(
     json: bool,
 ) -> anyhow::Result<()> {
     let (result, reason) = match outcome {
-        Ok(Turn::WhiteWin) => (RecordResult::SecondWon, "white won".to_string()),
-        Ok(Turn::BlackWin) => (RecordResult::FirstWon, "black won".to_string()),
+        Ok(Turn::WhiteWin) => (RecordResult::Won(Player::Two), "white won".to_string()),
+        Ok(Turn::BlackWin) => (RecordResult::Won(Player::One), "black won".to_string()),
         Ok(_) => (RecordResult::Draw, "draw".to_string()),
         Err(failure) => (RecordResult::Unfinished, format!("{failure:#}")),
     };
@@ -527,7 +537,7 @@ fn finish(
         (Ok(_), Some(why)) => format!("{reason}: {why}"),
         _ => reason,
     };
-    game.record.set_tag("Result", result.tag());
+    game.record.set_result(result, Tablut::WHITE);
     game.record.set_tag("Reason", &reason);
     let path = args.record.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
@@ -542,7 +552,7 @@ fn finish(
     if json {
         out!(
             "{}",
-            json!({"result": result.tag(), "reason": reason, "plies": plies, "record": path})
+            json!({"result": game.record.tag("Result"), "reason": reason, "plies": plies, "record": path})
         );
     } else {
         out!(
@@ -589,6 +599,41 @@ mod tests {
             king: Some(king.to_string()),
             turn: Turn::Draw,
         }
+    }
+
+    /// Our search's score before our move, as the record's evaluation
+    /// after it: white's view, a forced result one ply nearer.
+    #[test]
+    fn our_evaluation_is_recorded_as_whites_after_our_move() {
+        let score = |value| proto::Score {
+            value: Some(value),
+            win_probability: 0.5,
+        };
+        let after = |value, ours| eval_after(Some(&score(value)), ours).map(|e| e.to_string());
+        // Black wins in 3 plies, 2 after its move: one more black move.
+        assert_eq!(
+            after(Value::MatePlies(3), Player::One).as_deref(),
+            Some("#-1")
+        );
+        // White loses in 2 plies, 1 after its move: black's one move.
+        assert_eq!(
+            after(Value::MatePlies(-2), Player::Two).as_deref(),
+            Some("#-1")
+        );
+        assert_eq!(
+            after(Value::MatePlies(5), Player::Two).as_deref(),
+            Some("#2")
+        );
+        // A move that wins at once ends the game: no evaluation.
+        assert_eq!(after(Value::MatePlies(1), Player::One), None);
+        assert_eq!(
+            after(Value::Centi(40), Player::One).as_deref(),
+            Some("cp -40")
+        );
+        assert_eq!(
+            after(Value::Draw(true), Player::Two).as_deref(),
+            Some("draw")
+        );
     }
 
     #[test]

@@ -399,6 +399,9 @@ impl Game for Tablut {
 
     const NAME: &'static str = "tablut";
 
+    /// White, the defenders: records read as in any PGN tool.
+    const WHITE: Player = Player::Two;
+
     fn variants() -> &'static [(Variant, &'static str)] {
         &VARIANTS
     }

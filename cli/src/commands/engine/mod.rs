@@ -24,7 +24,7 @@ use tonic::Streaming;
 use super::{status, Session};
 use crate::lines::{BoundedLines, Line};
 use crate::output::out;
-use crate::sides::{self, Sides};
+use crate::sides::Sides;
 use answers::{bestmove_line, finished, info_lines, restrict, searched, Root};
 use input::{parse, Go, Input, Start};
 
@@ -695,8 +695,8 @@ impl Engine {
     }
 
     /// The movetime of a `go` with clocks, for `to_move`: `wtime`/`winc`
-    /// are the clock of the side named white, else of the side that moves
-    /// first in the variant (chess's white); `btime`/`binc` the other's.
+    /// are the clock of the game's White (Tablut's white, else the side
+    /// listed first); `btime`/`binc` the other's.
     async fn clock(
         &self,
         session: &mut Session,
@@ -707,10 +707,7 @@ impl Engine {
             return Ok(None);
         }
         let info = session.game_info_of(&self.game).await?;
-        let white = Sides::of(&info)
-            .named("white")
-            .or_else(|| sides::moves_first(&info, &self.variant))
-            .unwrap_or(proto::Side::One);
+        let white = Sides::of(&info).white();
         let (left, inc) = if to_move == white {
             (go.wtime, go.winc)
         } else {
