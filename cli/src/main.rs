@@ -161,8 +161,10 @@ enum Command {
     Engine,
     /// Play against the engine in the terminal: type moves (Tab completes
     /// them; arrows edit and recall), or `moves`, `history`, `eval`, `hint`,
-    /// `undo`, `resign`; each move's events are printed, the last move shown
-    /// under the diagram; the game record is saved at the end.
+    /// `undo`, `resign`, `quit` (or `exit`: the game left unfinished); each
+    /// move's events are printed (in Schotten Totten the card you drew), the
+    /// last move shown under the diagram; the end says who won; the game
+    /// record is saved at the end.
     Play {
         /// Your side as the game names it, e.g. white (`caber games` lists
         /// the players and who moves first); default: the side to move.

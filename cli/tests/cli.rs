@@ -253,7 +253,11 @@ fn forced_results_read_in_moves_of_the_winner() {
         "2",
         "--json",
     ]);
-    assert_eq!(v["score"], serde_json::json!({"mate_plies": 1}));
+    // The API's form: plies, from the side to move's view.
+    assert_eq!(
+        v["score"],
+        serde_json::json!({"matePlies": 1, "winProbability": 1.0})
+    );
 }
 
 #[test]

@@ -515,7 +515,13 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     assert!(text.contains(&format!("last move: {reply}")), "{text}");
     assert!(text.contains(&format!("1. a4-a3 2. {reply}\n")), "{text}");
     assert!(text.contains("evaluation for you: "), "{text}");
-    assert!(text.contains(&format!("record saved to {}", record.display())));
+    assert!(
+        text.contains(&format!(
+            "your move> black resigns: white wins\nrecord saved to {}\n",
+            record.display()
+        )),
+        "{text}"
+    );
     let saved = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(saved.game(), "tablut");
     assert!(
@@ -579,6 +585,107 @@ fn play_takes_moves_from_standard_input_and_saves_the_record() {
     );
     let err = failed(&caber(&["--game", "chess", "play"]));
     assert!(err.contains("unknown game \"chess\""), "{err}");
+}
+
+/// `quit`, `exit` and the end of the input leave the game, saved as
+/// unfinished; a game played to its end says who won, its last diagram
+/// saying no one is to move.
+#[test]
+fn play_leaves_on_quit_and_exit_and_says_who_won() {
+    let dir = temp("play-quit");
+    for (word, input) in [("quit", "quit\n"), ("exit", "exit\n"), ("eof", "")] {
+        let record = dir.join(format!("{word}.record"));
+        let text = ok(&caber_with_input(
+            &["play", "--depth", "1", "--record", path(&record)],
+            input,
+        ));
+        assert!(
+            text.ends_with(&format!(
+                "game left unfinished (*)\nrecord saved to {}\n",
+                record.display()
+            )),
+            "{word}: {text}"
+        );
+        assert!(!text.contains("bad move notation"), "{word}: {text}");
+        let saved = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
+        assert_eq!(saved.tag("Result"), Some("*"), "{word}");
+        assert_eq!(saved.tag("Reason"), Some("the game was left"), "{word}");
+    }
+    // White's king escapes on c1 (the only way out: b2 and c5 are black's).
+    let record = dir.join("escape.record");
+    let text = ok(&caber_with_input(
+        &[
+            "--position",
+            "3bbb3/1bk1b4/9/b7b/bbb6/b7b/9/9/3bbb3 w -",
+            "play",
+            "--side",
+            "white",
+            "--depth",
+            "1",
+            "--record",
+            path(&record),
+        ],
+        "c2-c1\n",
+    ));
+    let end = text.split("your move> ").last().unwrap();
+    assert!(
+        end.starts_with("  escape: the king escapes on c1\n"),
+        "{end}"
+    );
+    assert!(!end.contains("to move"), "{end}");
+    assert!(
+        end.ends_with(&format!(
+            " 9 o o o B B B o o o\n(* throne, + camp, o escape)\nlast move: c2-c1\n\
+             game over: white won (king escaped)\nrecord saved to {}\n",
+            record.display()
+        )),
+        "{end}"
+    );
+    let saved = GameRecord::parse(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(saved.tag("Result"), Some("1-0"), "white won: 1-0");
+}
+
+/// In Schotten Totten the person is told the card they drew, never the
+/// engine's.
+#[test]
+fn play_names_the_drawn_card_to_the_person_alone() {
+    let dir = temp("play-drawn");
+    let record = dir.join("game.record");
+    let text = ok(&caber_with_input(
+        &[
+            "--game",
+            "schotten-totten",
+            "--seed",
+            "1",
+            "play",
+            "--side",
+            "first",
+            "--nodes",
+            "100",
+            "--record",
+            path(&record),
+        ],
+        "p:G3@1/d:clan\nquit\n",
+    ));
+    let drawn = text
+        .split("  drawn-card: first draws ")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .unwrap_or_else(|| panic!("{text}"));
+    let hand = text
+        .lines()
+        .rfind(|l| l.starts_with("first (viewer) hand: "))
+        .unwrap();
+    assert_eq!(
+        (hand.split(' ').filter(|c| *c == drawn).count(), drawn.len()),
+        (1, 2),
+        "{text}"
+    );
+    assert!(
+        text.contains("  draw-card: second draws from the clan deck\n"),
+        "{text}"
+    );
+    assert!(!text.contains("drawn-card: second"), "{text}");
 }
 
 /// On a terminal (a pseudo-terminal made by `script`) a long command shows

@@ -72,8 +72,13 @@ pub fn side(player: Option<Player>) -> i32 {
     player.map_or(proto::Side::Unspecified, proto::Side::from) as i32
 }
 
-/// What `ListGames` says about a game and its searchers (the first is the default).
-pub fn game_info(info: GameInfo, searchers: Vec<proto::SearcherInfo>) -> proto::GameInfo {
+/// What `ListGames` says about a game, its searchers (the first is the
+/// default) and whether it hides information.
+pub fn game_info(
+    info: GameInfo,
+    searchers: Vec<proto::SearcherInfo>,
+    hidden_information: bool,
+) -> proto::GameInfo {
     proto::GameInfo {
         name: info.name.to_string(),
         variants: info
@@ -92,6 +97,7 @@ pub fn game_info(info: GameInfo, searchers: Vec<proto::SearcherInfo>) -> proto::
         searchers,
         chance: info.chance,
         white: side(Some(info.white)),
+        hidden_information,
     }
 }
 
@@ -226,8 +232,9 @@ pub fn stats(info: &Info<String>, notes: &Notes) -> proto::SearchStats {
     }
 }
 
-/// The principal variations of a report, best first.
-pub fn lines(info: &Info<String>) -> Vec<proto::PvLine> {
+/// The principal variations of a report, best first; `unseen`: the cards
+/// the searched position's player has not seen (see [`sampled`]).
+pub fn lines(info: &Info<String>, unseen: &[String]) -> Vec<proto::PvLine> {
     info.lines
         .iter()
         .enumerate()
@@ -236,6 +243,22 @@ pub fn lines(info: &Info<String>) -> Vec<proto::PvLine> {
             score: Some(score(line.score)),
             moves: line.moves.clone(),
             visits: line.visits,
+            sampled: sampled(&line.moves, unseen),
         })
         .collect()
+}
+
+/// The names of `unseen` that `moves` mention as a whole word of their
+/// text (`G5` in `p:G5@3/d:clan`), in order of first mention.
+pub fn sampled(moves: &[String], unseen: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let words = moves
+        .iter()
+        .flat_map(|m| m.split(|c: char| !c.is_ascii_alphanumeric()));
+    for word in words {
+        if unseen.iter().any(|u| u == word) && !out.iter().any(|o| o == word) {
+            out.push(word.to_string());
+        }
+    }
+    out
 }

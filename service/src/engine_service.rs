@@ -110,12 +110,18 @@ fn game_name(position: Option<&proto::Position>) -> &str {
     position.map_or("", |p| p.game.as_str())
 }
 
-/// An `Analyze` update from a search report.
-fn update(info: &Info<String>, is_final: bool, notes: &Notes) -> proto::AnalysisUpdate {
+/// An `Analyze` update from a search report (`unseen`: the cards the search
+/// deals at random).
+fn update(
+    info: &Info<String>,
+    is_final: bool,
+    notes: &Notes,
+    unseen: &[String],
+) -> proto::AnalysisUpdate {
     proto::AnalysisUpdate {
         r#final: is_final,
         stats: Some(convert::stats(info, notes)),
-        lines: convert::lines(info),
+        lines: convert::lines(info, unseen),
     }
 }
 
@@ -257,12 +263,14 @@ impl GameEngine for EngineService {
             0 => DEFAULT_REPORT_INTERVAL,
             ms => Duration::from_millis(ms.into()).max(MIN_REPORT_INTERVAL),
         });
+        let unseen = Arc::new(game.unseen(position)?);
         let (tx, rx) = updates::channel(STREAM_BUFFER);
         let stop = Arc::new(AtomicBool::new(false));
         let progress = {
             let (tx, stop, notes) = (tx.clone(), stop.clone(), plan.notes.clone());
+            let unseen = unseen.clone();
             move |info: &Info<String>| {
-                if tx.try_send(Ok(update(info, false, &notes))) == Err(NotSent::Gone) {
+                if tx.try_send(Ok(update(info, false, &notes, &unseen))) == Err(NotSent::Gone) {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -276,7 +284,7 @@ impl GameEngine for EngineService {
                 () = tx.closed() => return,
             };
             let _ = tx
-                .send(result.map(|f| update(&f.searched.info, true, &f.notes)))
+                .send(result.map(|f| update(&f.searched.info, true, &f.notes, &unseen)))
                 .await;
         });
         Ok(Response::new(rx))

@@ -83,6 +83,18 @@ async fn list_games_lists_every_game_with_its_searchers() {
             &[("alphabeta", true), ("mcts", false)]
         };
         assert_eq!(by_depth, expected, "{}", g.name);
+        // View answers exactly for the games that say they hide information.
+        assert_eq!(g.hidden_information, g.name == "schotten-totten");
+        let view = service()
+            .view(Request::new(proto::ViewRequest {
+                position: Some(proto::Position {
+                    game: g.name.clone(),
+                    ..Default::default()
+                }),
+                player: 0,
+            }))
+            .await;
+        assert_eq!(view.is_ok(), g.hidden_information, "{}: {view:?}", g.name);
     }
 }
 

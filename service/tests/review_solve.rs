@@ -148,6 +148,7 @@ async fn replay_steps_through_a_record() {
             .into_inner();
         let after = applied.position.unwrap();
         assert_eq!(after.text, m.text);
+        assert_eq!(after.side_to_move, m.side_to_move);
         assert_eq!(applied.events, m.events);
         before = after.position.unwrap();
     }

@@ -289,8 +289,26 @@ async fn the_player_flow_view_search_apply_then_view_the_drawn_card() {
         .unwrap()
         .card
         .clone();
-    let after = apply(&mut client, &full_position, mv.r#move.clone().unwrap()).await;
-    let after = after.position.unwrap();
+    let applied = apply(&mut client, &full_position, mv.r#move.clone().unwrap()).await;
+    // The drawn card is named to first alone, the public event says only
+    // which deck it came from.
+    assert_eq!(
+        applied.private_events,
+        [proto::PrivateEvent {
+            player: proto::Side::One as i32,
+            event: Some(proto::Event {
+                kind: "drawn-card".into(),
+                cells: vec![top.clone()],
+                text: format!("first draws {top}"),
+            }),
+        }]
+    );
+    let public: Vec<&str> = applied.events.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(public, ["first draws from the clan deck"]);
+    // Applied to first's own view, the draw is unknown: nothing to tell.
+    let on_view = apply(&mut client, &view_position, mv.r#move.clone().unwrap()).await;
+    assert!(on_view.private_events.is_empty(), "{on_view:?}");
+    let after = applied.position.unwrap();
     assert_eq!(after.side_to_move(), proto::Side::Two);
     let again = view(
         &mut client,
@@ -398,6 +416,56 @@ async fn hidden_cards_do_not_change_searches_and_full_states_search_the_movers_v
         .await
         .moves;
     assert!(moves.iter().any(|m| m.text == last.lines[0].moves[0]));
+    // The cards a line names that first has not seen are its samples: each
+    // is named in the line, none is first's or on the table; the second's
+    // replies (the lines go on past first's move) play such cards.
+    let seen: Vec<String> = hand(&st(&va).hand_first)
+        .into_iter()
+        .chain(
+            st(&va)
+                .stones
+                .iter()
+                .flat_map(|s| s.first.iter().chain(&s.second).cloned()),
+        )
+        .collect();
+    for line in &last.lines {
+        for card in &line.sampled {
+            let named = line.moves[1..].iter().any(|m| {
+                m.split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w == card)
+            });
+            assert!(named && !seen.contains(card), "{card}: {line:?}");
+        }
+    }
+    assert!(
+        last.lines
+            .iter()
+            .any(|l| l.moves.len() > 1 && !l.sampled.is_empty()),
+        "{:?}",
+        last.lines
+    );
+    // Lines of a game without hidden information sample nothing.
+    let request = proto::AnalyzeRequest {
+        position: Some(proto::Position {
+            game: "tablut".into(),
+            ..Default::default()
+        }),
+        limits: Some(proto::Limits {
+            depth: 2,
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let updates: Vec<_> = client
+        .analyze(request)
+        .await
+        .unwrap()
+        .into_inner()
+        .collect::<Result<Vec<_>, _>>()
+        .await
+        .unwrap();
+    let lines = &updates.last().unwrap().lines;
+    assert!(lines[0].moves.len() > 1 && lines.iter().all(|l| l.sampled.is_empty()));
 }
 
 #[tokio::test]

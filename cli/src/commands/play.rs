@@ -51,11 +51,13 @@ fn engine_name(search: &SearchArgs) -> String {
 }
 
 /// Plays a game: the person types moves (or `hint`, `undo`, `moves`,
-/// `resign`), the engine answers; the record is saved when the game ends,
-/// on `resign`, or when the input ends (then unfinished).
+/// `resign`, `quit`), the engine answers; the record is saved when the game
+/// ends, on `resign`, or on `quit`, `exit` or the end of the input (then
+/// unfinished).
 pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
     let current = session.current().await?;
-    let sides = Sides::of(&session.game_info().await?);
+    let info = session.game_info().await?;
+    let sides = Sides::of(&info);
     let person = if args.side.trim().is_empty() {
         proto::Side::try_from(current.report.side_to_move).unwrap_or(proto::Side::One)
     } else {
@@ -83,6 +85,9 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
         // The record starts where the game does: after --moves.
         record.set_tag("Start", &current.report.text);
     }
+    // The person's view in a game with hidden information; the position
+    // itself in others (which have no view to ask for).
+    let seen = info.hidden_information.then_some(person);
     let mut history = vec![current.report];
     let mut prompter = Prompter::new();
     // The history's length when the position was last drawn.
@@ -90,7 +95,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
     let (result, reason) = loop {
         let report = history.last().expect("the start").clone();
         if let Some(o) = &report.outcome {
-            show(session, &report, person, record.moves.last()).await?;
+            show(session, &report, seen, record.moves.last()).await?;
             out!("game over: {}", outcome_text(o));
             break (super::record_result(o), o.reason.clone());
         }
@@ -121,20 +126,28 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
             continue;
         }
         if shown != Some(history.len()) {
-            show(session, &report, person, record.moves.last()).await?;
+            show(session, &report, seen, record.moves.last()).await?;
             shown = Some(history.len());
         }
         let legal = super::legal_move_texts(session, &position).await?;
         let mut words = legal.clone();
         words.extend(COMMANDS.iter().map(|c| c.to_string()));
-        let Some(line) = prompter.ask("your move> ", words).await? else {
-            break (RecordResult::Unfinished, "the game was left".to_string());
-        };
-        match line.as_str() {
+        let line = prompter.ask("your move> ", words).await?;
+        // The end of the input leaves as `quit` does.
+        match line.as_deref().unwrap_or("quit") {
             "" => {}
+            "quit" | "exit" => {
+                out!("game left unfinished (*)");
+                break (RecordResult::Unfinished, "the game was left".to_string());
+            }
             "resign" => {
-                let opponent = Player::try_from(person).unwrap_or(Player::One).opponent();
-                break (RecordResult::Won(opponent), "resigned".to_string());
+                let loser = Player::try_from(person).unwrap_or(Player::One);
+                out!(
+                    "{} resigns: {} wins",
+                    sides.name(person),
+                    sides.name(proto::Side::from(loser.opponent()))
+                );
+                break (RecordResult::Won(loser.opponent()), "resigned".to_string());
             }
             "hint" => {
                 let reply = glance(session, &args.search, position).await?;
@@ -166,12 +179,19 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                 Ok(applied) => {
                     let applied = applied.into_inner();
                     crate::output::events(&applied.events);
+                    // What the person alone may know (the card they drew).
+                    let yours = applied
+                        .private_events
+                        .into_iter()
+                        .filter(|p| p.player == person as i32)
+                        .filter_map(|p| p.event);
+                    crate::output::events(&yours.collect::<Vec<_>>());
                     let text = required(applied.r#move, "move")?.text;
                     record.moves.push(played(&text));
                     history.push(required(applied.position, "position")?);
                 }
                 Err(e) => out!(
-                    "{}: try again (Tab completes; moves, history, eval, hint, undo, resign)",
+                    "{}: try again (Tab completes; moves, history, eval, hint, undo, resign, quit)",
                     e.message()
                 ),
             },
@@ -232,7 +252,9 @@ async fn glance(
 const TABLE: &str = "play";
 
 /// The words `caber play` takes besides moves.
-const COMMANDS: [&str; 6] = ["moves", "history", "eval", "hint", "undo", "resign"];
+const COMMANDS: [&str; 8] = [
+    "moves", "history", "eval", "hint", "undo", "resign", "quit", "exit",
+];
 
 /// The moves so far, numbered by ply as records are: `1. e4-d4 2. i4-e4`.
 fn move_list(record: &GameRecord) -> String {
@@ -248,18 +270,95 @@ fn move_list(record: &GameRecord) -> String {
         .join(" ")
 }
 
-/// Shows the position as the person sees it (their view in a game with
-/// hidden information), and the move that led to it.
+/// Shows the position as the person sees it (`seen`: their view, in a game
+/// with hidden information), and the move that led to it; a finished game's
+/// diagram without whose turn it is.
 async fn show(
     session: &mut Session,
     report: &proto::PositionReport,
-    person: proto::Side,
+    seen: Option<proto::Side>,
     last: Option<&RecordedMove>,
 ) -> anyhow::Result<()> {
-    let shown = super::view_of(&mut session.client, report, person).await?;
-    out!("{}", shown.diagram.trim_end());
+    let shown = match seen {
+        Some(person) => super::view_of(&mut session.client, report, person).await?,
+        None => report.clone(),
+    };
+    let diagram = shown.diagram.trim_end();
+    if report.outcome.is_some() {
+        out!("{}", without_turn(diagram, &shown.side_to_move_name));
+    } else {
+        out!("{diagram}");
+    }
     if let Some(last) = last {
         out!("last move: {}", last.text);
     }
     Ok(())
+}
+
+/// `diagram` without the part of a line that says whose turn it is: the
+/// games' diagrams say `{side} to move` (or `to play`, `to place`, `to
+/// return two cards (Recruiter)`) as one part of a line joined by `; ` or
+/// ` | `, or before a legend after two spaces.
+fn without_turn(diagram: &str, side: &str) -> String {
+    let turn = format!("{side} to ");
+    let lines = diagram.lines().map(|line| {
+        let Some(at) = line.find(&turn) else {
+            return line.to_string();
+        };
+        let rest = &line[at..];
+        let end = ["; ", " | ", "  "]
+            .iter()
+            .filter_map(|joint| rest.find(joint).map(|i| (i, *joint)))
+            .min();
+        match end {
+            // The part and the joint after it go.
+            Some((i, joint)) => format!("{}{}", &line[..at], rest[i + joint.len()..].trim_start()),
+            // The last part goes with the joint before it.
+            None => line[..at].trim_end_matches([';', '|', ' ']).to_string(),
+        }
+    });
+    lines.collect::<Vec<_>>().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_turn;
+
+    /// The status lines of every game's diagram, as the engine writes them.
+    #[test]
+    fn a_finished_games_diagram_says_no_one_is_to_move() {
+        let cases = [
+            (
+                " 9 o o o B B B o o o\nblack to move  (* throne, + camp, o escape)",
+                "black",
+                " 9 o o o B B B o o o\n(* throne, + camp, o escape)",
+            ),
+            (
+                "i invader, d defender, K King + stack height; <> escape, ## throne\n\
+                 defenders to move; game over: king captured",
+                "defenders",
+                "i invader, d defender, K King + stack height; <> escape, ## throne\n\
+                 game over: king captured",
+            ),
+            (
+                "reserves: red 1, blue 0; 3 quiet turns; blue to move; game over: no units",
+                "blue",
+                "reserves: red 1, blue 0; 3 quiet turns; game over: no units",
+            ),
+            (
+                "second to play | passes 0 | tactics played 1/2\nfirst  stone  second",
+                "second",
+                "passes 0 | tactics played 1/2\nfirst  stone  second",
+            ),
+            (
+                "first to return two cards (Recruiter) | passes 0",
+                "first",
+                "passes 0",
+            ),
+            ("red to place", "red", ""),
+        ];
+        for (diagram, side, shown) in cases {
+            assert_eq!(without_turn(diagram, side), shown, "{diagram}");
+        }
+    }
 }

@@ -95,6 +95,10 @@ pub trait Adapter: Send + Sync + 'static {
         last_move: Option<&<Self::Position as caber_engine::playable::Playable>::Move>,
     ) -> String;
 
+    /// Whether players do not see everything: then [`Adapter::view`],
+    /// [`Adapter::drawn`] and [`Adapter::unseen`] say what each knows.
+    const HIDDEN_INFORMATION: bool = false;
+
     /// What `player` (`None`: the side to move) knows of a referee's state,
     /// for games with hidden information.
     fn view(_position: &Self::Position, _player: Option<Player>) -> Result<Self::Position, Status> {
@@ -102,6 +106,18 @@ pub trait Adapter: Send + Sync + 'static {
             "position: {} has no hidden information: a position is its own view",
             Self::info().name
         )))
+    }
+
+    /// The cards the mover of `before` drew to reach `after`, when only it
+    /// may know them (a referee's states; nothing from a player's view).
+    fn drawn(_before: &Self::Position, _after: &Self::Position) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The cards a player's view does not show where they are (in a hand
+    /// or a deck): a search of the view deals them at random.
+    fn unseen(_position: &Self::Position) -> Vec<String> {
+        Vec::new()
     }
 }
 
@@ -315,6 +331,8 @@ pub trait ServedGame: Send + Sync {
         position: &proto::Position,
         player: Option<Player>,
     ) -> Result<proto::PositionReport, Status>;
+    /// The cards a search of a position deals at random (see [`Adapter::unseen`]).
+    fn unseen(&self, position: &proto::Position) -> Result<Vec<String>, Status>;
 }
 
 /// The most moves a record may hold (`Review`, `Replay`).

@@ -464,11 +464,40 @@ impl Adapter for SchottenTotten {
         position.svg(last_move)
     }
 
+    const HIDDEN_INFORMATION: bool = true;
+
     fn view(position: &Position, player: Option<Player>) -> Result<Position, Status> {
         position
             .view_of(player)
             .map(Position::View)
             .map_err(|problem| invalid("position", problem))
+    }
+
+    /// The cards gone from the top of the decks (only the mover draws, and
+    /// no move both draws and returns cards): the clan deck's, then the
+    /// tactic deck's, each from the top down.
+    fn drawn(before: &Position, after: &Position) -> Vec<String> {
+        let (Position::Full(before), Position::Full(after)) = (before, after) else {
+            return Vec::new();
+        };
+        let mut drawn = Vec::new();
+        for deck in [Deck::Clan, Deck::Tactic] {
+            let cards = before.deck(deck);
+            let left = after.deck_len(deck).min(cards.len());
+            drawn.extend(cards[left..].iter().rev().map(|d| d.card.to_string()));
+        }
+        drawn
+    }
+
+    /// Of a full state, the side to move's view's (the view a search reads).
+    fn unseen(position: &Position) -> Vec<String> {
+        let view = match position {
+            Position::Full(s) => &s.view(s.board().to_move),
+            Position::View(v) => v,
+        };
+        let mut names: Vec<String> = view.unseen().iter().map(|c| c.to_string()).collect();
+        names.dedup();
+        names
     }
 }
 

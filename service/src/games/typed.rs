@@ -253,7 +253,7 @@ impl<A: Adapter> ServedGame for Served<A> {
                     .collect(),
             })
             .collect();
-        convert::game_info(A::info(), searchers)
+        convert::game_info(A::info(), searchers, A::HIDDEN_INFORMATION)
     }
 
     fn new_game(&self, variant: &str, seed: u64) -> Result<proto::PositionReport, Status> {
@@ -301,10 +301,30 @@ impl<A: Adapter> ServedGame for Served<A> {
         let applied = position
             .apply(&mv)
             .map_err(|e| errors::refused_move(field, &e))?;
+        let drawn = A::drawn(&position, &applied.position);
+        let private_events = (!drawn.is_empty())
+            .then(|| {
+                let mover = position.side_to_move();
+                proto::PrivateEvent {
+                    player: convert::side(Some(mover)),
+                    event: Some(proto::Event {
+                        kind: "drawn-card".to_string(),
+                        text: format!(
+                            "{} draws {}",
+                            A::Position::player_name(mover),
+                            drawn.join(", ")
+                        ),
+                        cells: drawn,
+                    }),
+                }
+            })
+            .into_iter()
+            .collect();
         Ok(proto::ApplyResponse {
             position: Some(report::<A>(&applied.position)),
             r#move: Some(move_info::<A>(&position, &applied.played)),
             events: applied.events.into_iter().map(convert::event).collect(),
+            private_events,
         })
     }
 
@@ -413,6 +433,7 @@ impl<A: Adapter> ServedGame for Served<A> {
                 r#move: Some(move_info::<A>(before, &applied.played)),
                 events: applied.events.iter().cloned().map(convert::event).collect(),
                 text: applied.position.notation(),
+                side_to_move: convert::side(Some(applied.position.side_to_move())),
             });
             before = &applied.position;
         }
@@ -505,5 +526,9 @@ impl<A: Adapter> ServedGame for Served<A> {
     ) -> Result<proto::PositionReport, Status> {
         let position = read::<A>(message)?;
         Ok(report::<A>(&A::view(&position, player)?))
+    }
+
+    fn unseen(&self, message: &proto::Position) -> Result<Vec<String>, Status> {
+        Ok(A::unseen(&read::<A>(message)?))
     }
 }

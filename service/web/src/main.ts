@@ -2,19 +2,22 @@
 // (Render), moved by clicking or dragging (LegalMoves, Apply), analysed as
 // the search streams (Analyze), stepped through along its moves, loaded from
 // a position or a game record (Replay) and reviewed (Review). Schotten
-// Totten is shown as one player sees it (View). Every call is one a plain
-// gRPC-Web client could make.
+// Totten is shown as one player sees it (View): the cards it draws named to
+// it alone, the cards an analysis line deals it marked as samples. Every
+// call is one a plain gRPC-Web client could make.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connect, type Engine } from "./client";
 import { matching, nextNames, parts, type Candidate } from "./moves";
-import { Judgement, type GameInfo, type AnalysisUpdate, type MoveReview, type PlayerReview, type Score } from "./gen/caber/v1/caber_pb";
+import { Judgement, type GameInfo, type AnalysisUpdate, type MoveReview, type PlayerReview, type PvLine, type Score } from "./gen/caber/v1/caber_pb";
 import { Side } from "./gen/caber/v1/side_pb";
 import "./board.css";
 
-/** One position along the line: its text and the move that led to it. */
+/** One position along the line: its text, the move that led to it and
+ * whose turn it is (the mover of the next ply). */
 interface Ply {
   text: string;
   move: string;
+  toMove: Side;
 }
 
 const $ = <T extends HTMLElement>(id: string): T => {
@@ -45,6 +48,7 @@ const ui = {
   winText: $<HTMLDivElement>("win-text"),
   searchInfo: $<HTMLDivElement>("search-info"),
   lines: $<HTMLOListElement>("lines"),
+  linesNote: $<HTMLDivElement>("lines-note"),
   first: $<HTMLButtonElement>("first"),
   back: $<HTMLButtonElement>("back"),
   forward: $<HTMLButtonElement>("forward"),
@@ -121,11 +125,7 @@ async function chooseGame() {
   if (!game) return;
   ui.variant.replaceChildren(...game.variants.map((v) => new Option(v.name, v.name, v.isDefault, v.isDefault)));
   ui.seed.disabled = !game.chance;
-  // A game hides information when the service shows a player's view of it.
-  hidden = await engine
-    .view({ position: { game: game.name } })
-    .then(() => true)
-    .catch(() => false);
+  hidden = game.hiddenInformation;
   ui.seat.replaceChildren(
     new Option(`${game.players[0]}'s view`, String(Side.ONE)),
     new Option(`${game.players[1]}'s view`, String(Side.TWO)),
@@ -141,7 +141,7 @@ async function newGame() {
   const seed = BigInt(ui.seed.value || "0");
   const start = await engine.newGame({ game: game.name, variant, seed });
   record = "";
-  setLine([{ text: start.position?.text ?? "", move: "" }], 0);
+  setLine([{ text: start.position?.text ?? "", move: "", toMove: start.position?.sideToMove ?? Side.UNSPECIFIED }], 0);
 }
 
 function setLine(plies: Ply[], at: number) {
@@ -159,6 +159,7 @@ function goTo(at: number) {
   cursor = Math.max(0, Math.min(at, line.length - 1));
   stopAnalysis();
   ui.lines.replaceChildren();
+  ui.linesNote.hidden = true;
   ui.winText.textContent = ui.searchInfo.textContent = "";
   ui.winFill.style.width = "50%";
   picked = [];
@@ -272,14 +273,20 @@ ui.board.addEventListener("pointerup", (event) => {
   dragFrom = undefined;
 });
 
-/** Plays `move` on the current position: the line after it is replaced. */
+/** Plays `move` on the current position: the line after it is replaced.
+ * What the move tells one player alone (the card it drew) is said only
+ * when that player's view, or both hands, are shown. */
 async function play(move: string) {
   const applied = await engine.apply({ position: position(line[cursor].text), move: { kind: { case: "text", value: move } } });
-  const events = applied.events.map((e) => e.text).join("; ");
+  const seat = Number(ui.seat.value) as Side;
+  const told = applied.privateEvents.filter((p) => seat === Side.UNSPECIFIED || p.player === seat);
+  const events = [...applied.events, ...told.map((p) => p.event)].map((e) => e?.text).join("; ");
   notice(events ? `${applied.move?.text}: ${events}` : "");
   record = "";
   ui.review.disabled = true;
-  line = [...line.slice(0, cursor + 1), { text: applied.position?.text ?? "", move: applied.move?.text ?? move }];
+  const after = applied.position;
+  const ply = { text: after?.text ?? "", move: applied.move?.text ?? move, toMove: after?.sideToMove ?? Side.UNSPECIFIED };
+  line = [...line.slice(0, cursor + 1), ply];
   goTo(cursor + 1);
 }
 
@@ -304,18 +311,58 @@ const GLYPH: Partial<Record<Judgement, string>> = {
   [Judgement.BLUNDER]: "??",
 };
 
+/** The moves in numbered rows, a turn of the side that moves first in the
+ * variant then the other side's; a side's moves in a row (Schotten Totten's
+ * Recruiter and the return of its cards) share its cell. The current move
+ * is scrolled into view within the list. */
 function drawMoveList() {
-  const items = line.slice(1).map((ply, i) => {
-    const item = document.createElement("li");
+  const first = game?.variants.find((v) => v.name === variant)?.movesFirst ?? Side.ONE;
+  const rows: HTMLLIElement[] = [];
+  let cells: HTMLSpanElement[] = [];
+  // The column of the last move placed; a move left of it starts a row.
+  let column = 2;
+  line.slice(1).forEach((ply, i) => {
+    const side = line[i].toMove === first ? 0 : 1;
+    if (side < column) {
+      const row = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${rows.length + 1}.`;
+      cells = [0, 1].map(() => document.createElement("span"));
+      for (const cell of cells) cell.className = "turn";
+      row.append(number, ...cells);
+      rows.push(row);
+    }
+    column = side;
+    const item = document.createElement("span");
     const glyph = reviewed[i] ? (GLYPH[reviewed[i].judgement] ?? "") : "";
     item.textContent = ply.move + glyph;
-    item.className = i + 1 === cursor ? "current" : "";
+    item.className = i + 1 === cursor ? "move current" : "move";
+    if (i + 1 === cursor) item.setAttribute("aria-current", "step");
     item.onclick = () => goTo(i + 1);
-    return item;
+    cells[side].append(item);
   });
-  ui.moveList.replaceChildren(...items);
+  // A line that starts with the other side's move leaves a first cell empty.
+  if (rows.length && !rows[0].children[1].hasChildNodes()) rows[0].children[1].textContent = "…";
+  ui.moveList.replaceChildren(...rows);
+  scrollToCurrent();
   ui.first.disabled = ui.back.disabled = cursor === 0;
   ui.forward.disabled = ui.last.disabled = cursor === line.length - 1;
+}
+
+/** Scrolls the move list (only it, not the page) to show the current move. */
+function scrollToCurrent() {
+  const list = ui.moveList;
+  const current = list.querySelector<HTMLElement>(".current");
+  if (!current) {
+    list.scrollTop = 0;
+    return;
+  }
+  // Boxes, not offsets: offsets are rounded, and a move half a pixel out shows cut.
+  const shown = list.getBoundingClientRect();
+  const box = current.getBoundingClientRect();
+  if (box.top < shown.top) list.scrollTop -= Math.ceil(shown.top - box.top);
+  else if (box.bottom > shown.bottom) list.scrollTop += Math.ceil(box.bottom - shown.bottom);
 }
 
 ui.first.onclick = () => goTo(0);
@@ -362,15 +409,40 @@ function drawAnalysis(update: AnalysisUpdate) {
   if (stats) {
     ui.searchInfo.textContent = `depth ${stats.depth}, ${stats.nodes} nodes, ${stats.timeMs} ms${update.final ? " — done" : ""}`;
   }
-  ui.lines.replaceChildren(
-    ...update.lines.map((pv) => {
-      const item = document.createElement("li");
-      item.textContent = `${scoreText(pv.score)}  ${pv.moves.join(" ")}`;
-      item.title = "play this line";
-      item.onclick = act(() => playLine(pv.moves));
-      return item;
-    }),
-  );
+  ui.lines.replaceChildren(...update.lines.map(lineItem));
+  const samples = update.lines.some((pv) => pv.sampled.length > 0);
+  ui.linesNote.hidden = !samples;
+  if (samples) {
+    const mark = document.createElement("span");
+    mark.className = "sample";
+    mark.textContent = "Cards marked so";
+    ui.linesNote.replaceChildren(mark, ` are samples: ${moverName} has not seen them, the search dealt them at random.`);
+  }
+}
+
+/** An analysis line; the cards it names that the search dealt at random
+ * are marked as samples, in text too ("(sample)") for screen readers. */
+function lineItem(pv: PvLine): HTMLLIElement {
+  const item = document.createElement("li");
+  item.append(`${scoreText(pv.score)}  `);
+  // Cards are whole words of a move's text: `G5` in `p:G5@3/d:clan`.
+  for (const word of pv.moves.join(" ").split(/([^A-Za-z0-9]+)/)) {
+    if (!pv.sampled.includes(word)) {
+      item.append(word);
+      continue;
+    }
+    const sample = document.createElement("span");
+    sample.className = "sample";
+    sample.title = "a sample: a card the search dealt at random";
+    const note = document.createElement("span");
+    note.className = "visually-hidden";
+    note.textContent = " (sample)";
+    sample.append(word, note);
+    item.append(sample);
+  }
+  item.title = "play this line";
+  item.onclick = act(() => playLine(pv.moves));
+  return item;
 }
 
 async function analyze() {
@@ -428,7 +500,7 @@ ui.loadPosition.onclick = act(async () => {
   const text = ui.loadText.value.trim();
   const legal = await engine.legalMoves({ position: position(text), includePosition: true });
   record = "";
-  setLine([{ text: legal.position?.text ?? text, move: "" }], 0);
+  setLine([{ text: legal.position?.text ?? text, move: "", toMove: legal.position?.sideToMove ?? Side.UNSPECIFIED }], 0);
   notice("Position loaded");
 });
 
@@ -441,7 +513,8 @@ ui.loadRecord.onclick = act(async () => {
   ui.variant.value = replay.variant;
   variant = replay.variant;
   record = text;
-  const plies = [{ text: replay.start?.text ?? "", move: "" }, ...replay.moves.map((m) => ({ text: m.text, move: m.move?.text ?? "" }))];
+  const start = { text: replay.start?.text ?? "", move: "", toMove: replay.start?.sideToMove ?? Side.UNSPECIFIED };
+  const plies = [start, ...replay.moves.map((m) => ({ text: m.text, move: m.move?.text ?? "", toMove: m.sideToMove }))];
   setLine(plies, 0);
   notice(`Record loaded: ${replay.moves.length} moves`);
 });

@@ -128,6 +128,7 @@ mod tests {
             score: score(Value::Centi(12)),
             moves: moves.iter().map(|m| m.to_string()).collect(),
             visits: 0,
+            sampled: Vec::new(),
         };
         let mut update = proto::AnalysisUpdate {
             r#final: true,
@@ -158,6 +159,7 @@ mod tests {
             score: None,
             moves: vec![mv.to_string(), "x".to_string()],
             visits: 0,
+            sampled: Vec::new(),
         };
         let all = proto::AnalysisUpdate {
             r#final: false,
