@@ -84,6 +84,8 @@ let picked: string[] = [];
 let shown = 0;
 /** Whose turn it is in the position shown, by name. */
 let moverName = "";
+/** The side to move of the shown position. */
+let mover: Side = Side.UNSPECIFIED;
 let analysis: AbortController | undefined;
 let reviewing: AbortController | undefined;
 
@@ -181,7 +183,7 @@ async function redraw() {
     const { svg } = await engine.render({ position: drawn, lastMove: ply.move });
     if (mine !== shown) return;
     const report = legal.position;
-    const mover = report?.sideToMove ?? Side.UNSPECIFIED;
+    mover = report?.sideToMove ?? Side.UNSPECIFIED;
     moverName = report?.sideToMoveName ?? "";
     const yours = !hidden || seat === Side.UNSPECIFIED || seat === mover;
     ui.board.innerHTML = svg;
@@ -385,12 +387,29 @@ async function searched(): Promise<ReturnType<typeof position>> {
   return position(view.position?.text ?? "");
 }
 
+/** The game's White (GameInfo.white): the side whose view the board's
+ * scores and its review chart show, as records and `caber review` do. */
+function white(): Side {
+  return game?.white || Side.ONE;
+}
+
+/** White's name in the game ("white", "first", "red"). */
+function whiteName(): string {
+  return game?.players[white() === Side.TWO ? 1 : 0] ?? "white";
+}
+
+/** A score (the side to move's, as the API gives it) from White's view,
+ * for people: `2.40`, `#3` (a forced win in 3 of the winner's moves, negative
+ * when White loses), `draw`. */
 function scoreText(score: Score | undefined): string {
+  const sign = mover === white() ? 1 : -1;
   switch (score?.value.case) {
     case "centi":
-      return (score.value.value / 100).toFixed(2);
-    case "matePlies":
-      return `#${score.value.value}`;
+      return ((sign * score.value.value) / 100).toFixed(2);
+    case "matePlies": {
+      const plies = score.value.value;
+      return `#${sign * Math.sign(plies) * Math.ceil(Math.abs(plies) / 2)}`;
+    }
     case "draw":
       return "draw";
     default:
@@ -398,13 +417,18 @@ function scoreText(score: Score | undefined): string {
   }
 }
 
+/** A win probability (the side to move's) as White's. */
+function whiteChance(p: number): number {
+  return mover === white() ? p : 1 - p;
+}
+
 function drawAnalysis(update: AnalysisUpdate) {
   const stats = update.stats;
   const best = update.lines[0];
   if (best?.score) {
-    const p = best.score.winProbability;
+    const p = whiteChance(best.score.winProbability);
     ui.winFill.style.width = `${(100 * p).toFixed(1)}%`;
-    ui.winText.textContent = `${moverName}: ${(100 * p).toFixed(0)}% to win (${scoreText(best.score)})`;
+    ui.winText.textContent = `${whiteName()}: ${(100 * p).toFixed(0)}% to win (${scoreText(best.score)})`;
   }
   if (stats) {
     ui.searchInfo.textContent = `depth ${stats.depth}, ${stats.nodes} nodes, ${stats.timeMs} ms${update.final ? " — done" : ""}`;
@@ -550,7 +574,7 @@ function drawSummary(players: PlayerReview[]) {
   ui.chart.dataset.state = "done";
 }
 
-/** The first player's values along the game, as (ply, win probability):
+/** White's values along the game, as (ply, win probability):
  * its own search of each position it moves in, its best move's value at the
  * same ply, its value after its move; the other side's moves only through
  * its next search or, at the end, the outcome (as the CLI's chart). */
@@ -561,7 +585,7 @@ function curve(moves: MoveReview[]): [number, number][] {
     if (!last || last[0] !== x || Math.abs(last[1] - p) > 1e-9) points.push([x, p]);
   };
   moves.forEach((m, k) => {
-    if (m.mover === Side.ONE) {
+    if (m.mover === white()) {
       if (m.before) push(k, m.before.winProbability);
       push(k, m.winBefore);
       push(k + 1, m.winAfter);
@@ -572,7 +596,7 @@ function curve(moves: MoveReview[]): [number, number][] {
   return points;
 }
 
-/** The review's chart: the first player's win probability as it valued
+/** The review's chart: White's win probability as it valued
  * each position (from what it knew), grey dashed where no marked move
  * explains a fall (two of its searches disagreeing, or the other side's move
  * better than it expected), the judged moves marked; a click goes to that
@@ -605,7 +629,7 @@ function drawChart() {
     const [[x0, from], [x1, to]] = [points[i - 1], points[i]];
     const own = x0 === x1;
     const m = reviewed[x0];
-    const unexplained = !own && from - to >= inaccuracy && m?.mover !== Side.ONE && !GLYPH[m?.judgement ?? Judgement.GOOD];
+    const unexplained = !own && from - to >= inaccuracy && m?.mover !== white() && !GLYPH[m?.judgement ?? Judgement.GOOD];
     if ((own && Math.abs(from - to) > 1e-9) || unexplained) {
       add("line", { x1: x(x0), x2: x(x1), y1: y(from), y2: y(to), class: "noise" },
         `${from.toFixed(2)} → ${to.toFixed(2)}: ${own ? "two searches, not a move" : "the other side's move, better than expected"}`);
@@ -615,7 +639,7 @@ function drawChart() {
   for (const r of reviewed) {
     const glyph = GLYPH[r.judgement];
     if (!glyph) continue;
-    const at = [...points].reverse().find(([px]) => px === r.ply)?.[1] ?? (r.mover === Side.ONE ? r.winAfter : 1 - r.winAfter);
+    const at = [...points].reverse().find(([px]) => px === r.ply)?.[1] ?? (r.mover === white() ? r.winAfter : 1 - r.winAfter);
     const noise = r.noise >= 0.005 ? ` ±${r.noise.toFixed(2)}` : "";
     add("circle", { cx: x(r.ply), cy: y(at), r: 3.5, class: `judged j${r.judgement}` },
       `${r.ply}. ${r.played?.text}${glyph} (-${r.loss.toFixed(2)}${noise}, best ${r.best?.text})`);
@@ -626,7 +650,7 @@ function drawChart() {
   };
   const caption = document.createElement("div");
   caption.className = "caption";
-  caption.textContent = `${game?.players[0] ?? "first"}'s win probability as it valued each position; grey: noise, not a move`;
+  caption.textContent = `${whiteName()}'s win probability as it valued each position; grey: noise, not a move`;
   ui.chart.replaceChildren(svg, caption);
   ui.chart.dataset.moves = String(reviewed.length);
 }

@@ -256,7 +256,8 @@ test("analysis lines stream in, can be stopped and played out", async () => {
   });
   await page.click("#analyze");
   await page.waitForFunction(() => document.querySelectorAll("#lines li").length >= 2, { timeout: 15000 });
-  assert.match(await page.$eval("#win-text", (t) => t.textContent), /black: \d+% to win/);
+  // White's view whoever is to move (black, in bga's start), as Lichess shows.
+  assert.match(await page.$eval("#win-text", (t) => t.textContent), /^white: \d+% to win \(-?\d+\.\d\d\)$/);
   await page.click("#stop");
   await page.waitForFunction(() => document.querySelector("#lines")?.dataset.state === "stopped");
   assert.equal(await page.$eval("#analyze", (b) => b.disabled), false);
@@ -292,6 +293,8 @@ test("a record loads, steps through and is reviewed with its chart", async () =>
   await page.click("#review");
   await page.waitForFunction(() => document.querySelector("#chart")?.dataset.state === "done", { timeout: 30000 });
   assert.equal(await page.$eval("#chart", (c) => c.dataset.moves), "4");
+  // White's chance, as `caber review --chart` plots it, though black moves first.
+  assert.match(await page.$eval("#chart .caption", (c) => c.textContent), /^white's win probability /);
   assert.match(await page.$eval("#summary", (s) => s.textContent), /black: accuracy \d+%/);
   await page.screenshot({ path: path.join(shots, "tablut-review.png") });
   assert.deepEqual(errors, []);
