@@ -744,4 +744,21 @@ fn hash_is_offered_and_refused_within_the_servers_maximum() {
         text.lines().filter(|l| l.starts_with("bestmove")).count(),
         1
     );
+    // The table is made when Hash is set, before `isready` is answered, so
+    // that no `go` spends its time on it.
+    let text = piped(
+        &[],
+        b"debug on\nsetoption name Hash value 64\nisready\nucinewgame\nisready\nquit\n",
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "info string debug: making the table: 64 MB",
+            "readyok",
+            "info string debug: making the table: 64 MB",
+            "readyok"
+        ],
+        "{text}"
+    );
 }

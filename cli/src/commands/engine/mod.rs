@@ -384,6 +384,39 @@ async fn ponderhit(
 }
 
 impl Engine {
+    /// Makes the table of the game's searches now, at the `Hash` size,
+    /// with a one-node search naming it: the server allocates it and maps
+    /// its pages before this returns, so that no `go` spends its time on
+    /// them (as UCI engines make their table at `setoption name Hash`, and
+    /// `isready` waits for it). Only with a size set: the default table is
+    /// small. An error (no game, a searcher without a table) costs nothing.
+    async fn prepare_table(&mut self, session: &mut Session) {
+        if self.hash == 0 {
+            return;
+        }
+        let request = proto::AnalyzeRequest {
+            position: Some(proto::Position {
+                game: self.game.clone(),
+                variant: self.variant.clone(),
+                state: None,
+            }),
+            limits: Some(proto::Limits {
+                nodes: 1,
+                seed: self.seed,
+                hash_mb: self.hash,
+                ..Default::default()
+            }),
+            multipv: 1,
+            report_interval_ms: 0,
+            searcher: self.searcher.clone(),
+            table: format!("uci-{}", self.games),
+        };
+        if self.debug {
+            out!("info string debug: making the table: {} MB", self.hash);
+        }
+        let _ = run_to_end(session, &request).await;
+    }
+
     /// Answers one command; errors are said in an `info string` (a `go`
     /// still gets its one `bestmove`), and the loop goes on.
     async fn dispatch(&mut self, session: &mut Session, queued: Queued) -> Option<Search> {
@@ -412,7 +445,10 @@ impl Engine {
             Input::Debug(None) => out!("info string error: debug takes on or off"),
             Input::SetOption { name, value } => self.set(session, &name, &value).await?,
             // A new game searches with a new, empty table.
-            Input::NewGame => self.games += 1,
+            Input::NewGame => {
+                self.games += 1;
+                self.prepare_table(session).await;
+            }
             Input::Position { start, moves } => {
                 self.position = None;
                 match self.read_position(session, start, &moves).await {

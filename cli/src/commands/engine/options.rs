@@ -166,11 +166,17 @@ impl Engine {
             "hash" => {
                 let max = max_hash(session).await?;
                 match number(max) {
-                    Some(n) => self.hash = n,
+                    Some(n) => {
+                        self.hash = n;
+                        self.prepare_table(session).await;
+                    }
                     None => refused("Hash", format!("not 1 to {max}, the server's maximum")),
                 }
             }
-            "clear hash" => self.games += 1,
+            "clear hash" => {
+                self.games += 1;
+                self.prepare_table(session).await;
+            }
             _ => out!("info string error: no option {}", quote(name)),
         }
         Ok(())
