@@ -10,7 +10,9 @@ use prost_reflect::DescriptorPool;
 use serde_json::Value;
 
 /// Keys of what the CLI reports itself (no RPC answers with them): errors,
-/// `render`, `bench playouts`, `match`, `puzzle solve` and `puzzle list`.
+/// `render`, `bench playouts`, `match` and `puzzle solve`, `list` and
+/// `generate`. (`tablut-challenge`, `bench service` and `bench
+/// reliability` need a server; their keys are in the same casing.)
 const CLI_ONLY: &[&str] = &[
     // errors
     "error",
@@ -54,6 +56,14 @@ const CLI_ONLY: &[&str] = &[
     "puzzles",
     "ratings",
     "themes",
+    // puzzle generate: the puzzle file's lines (docs/PUZZLES.md), and the
+    // summary of what it wrote
+    "goal",
+    "solution",
+    "also",
+    "rating",
+    "tags",
+    "positions",
 ];
 
 /// Keys whose values are maps keyed by data (a theme's name), not by field.
@@ -105,6 +115,9 @@ fn printed(args: &[&str]) -> Vec<Value> {
 fn every_key_the_cli_prints_is_an_api_field_or_a_listed_report_key() {
     let svg = std::env::temp_dir().join(format!("caber-json-names-{}.svg", std::process::id()));
     let svg = svg.to_str().unwrap();
+    let puzzles =
+        std::env::temp_dir().join(format!("caber-json-names-{}.jsonl", std::process::id()));
+    let puzzles = puzzles.to_str().unwrap();
     let st = ["--game", "schotten-totten", "--seed", "3"];
     let runs: Vec<Vec<&str>> = vec![
         vec!["games", "--json"],
@@ -143,6 +156,13 @@ fn every_key_the_cli_prints_is_an_api_field_or_a_listed_report_key() {
         ],
         vec!["puzzle", "solve", "cli/puzzles/tartan.jsonl", "--json"],
         vec!["puzzle", "list", "--json"],
+        vec![
+            "--game", "tartan", "puzzle", "generate", "--count", "1", "--games", "20", "--json",
+        ],
+        vec![
+            "--game", "tartan", "puzzle", "generate", "--count", "1", "--games", "20", "--out",
+            puzzles, "--json",
+        ],
         vec!["best", "--depth", "abc", "--json"],
     ];
     let api = api_names();
@@ -159,6 +179,7 @@ fn every_key_the_cli_prints_is_an_api_field_or_a_listed_report_key() {
         }
     }
     let _ = std::fs::remove_file(svg);
+    let _ = std::fs::remove_file(puzzles);
     assert!(
         unknown.is_empty(),
         "keys that are no API field: {unknown:#?}"
