@@ -194,6 +194,7 @@ impl Player {
                 }),
                 searcher: name.clone(),
                 table: String::new(),
+                search_moves: Vec::new(),
             })
             .await
             .map_err(status)
@@ -250,6 +251,7 @@ impl Player {
                         limits: Some(limits),
                         searcher: name.clone(),
                         table: String::new(),
+                        search_moves: Vec::new(),
                     })
                     .await
                     .map_err(status)?

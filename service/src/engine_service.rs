@@ -189,7 +189,7 @@ impl GameEngine for EngineService {
                 stats: None,
             }));
         }
-        let search = game.search(position, &searcher, requested.as_ref(), None)?;
+        let search = game.search(position, &searcher, requested.as_ref(), &[], None)?;
         let plan = self.runner.plan(requested, timeout, arrived);
         let stop = Arc::new(AtomicBool::new(false));
         let finished = self.runner.search(search, plan, stop, |_| {}).await?;
@@ -218,6 +218,7 @@ impl GameEngine for EngineService {
             position,
             &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
             requested.as_ref(),
+            &r.search_moves,
             self.kept_table(connection.as_ref(), &r.table)?,
         )?;
         let plan = self.runner.plan(requested, timeout, arrived);
@@ -255,6 +256,7 @@ impl GameEngine for EngineService {
             position,
             &SearcherChoice::of(&r.searcher, r.limits.as_ref()),
             requested.as_ref(),
+            &r.search_moves,
             self.kept_table(connection.as_ref(), &r.table)?,
         )?;
         let mut plan = self.runner.plan(requested, timeout, arrived);

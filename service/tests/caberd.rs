@@ -75,6 +75,7 @@ fn search_request(movetime_ms: u32) -> caber_service::proto::BestMoveRequest {
     BestMoveRequest {
         searcher: String::new(),
         table: String::new(),
+        search_moves: Vec::new(),
         position: Some(Position {
             game: "tablut".into(),
             variant: "bga".into(),

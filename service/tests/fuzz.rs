@@ -321,6 +321,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     3,
                     proto::BestMoveRequest {
                         table: "fuzz".into(),
+                        search_moves: Vec::new(),
                         searcher: String::new(),
                         position: p.clone(),
                         limits: limits.clone(),
@@ -331,6 +332,7 @@ fn seeds() -> &'static [(usize, Vec<u8>)] {
                     4,
                     proto::AnalyzeRequest {
                         table: String::new(),
+                        search_moves: Vec::new(),
                         searcher: String::new(),
                         position: p.clone(),
                         limits: weighted.clone(),
@@ -511,6 +513,7 @@ fn long_values_are_quoted_by_a_short_prefix() {
             refused(r.await.map(drop), &format!("{name} Apply move.text"));
             let r = s.best_move(Request::new(proto::BestMoveRequest {
                 table: String::new(),
+                search_moves: Vec::new(),
                 position: Some(good.clone()),
                 limits: None,
                 searcher: long.clone(),
@@ -524,6 +527,7 @@ fn long_values_are_quoted_by_a_short_prefix() {
             refused(r.await.map(drop), &format!("{name} Evaluate searcher"));
             let r = s.analyze(Request::new(proto::AnalyzeRequest {
                 table: String::new(),
+                search_moves: Vec::new(),
                 position: Some(good.clone()),
                 limits: None,
                 searcher: long.clone(),

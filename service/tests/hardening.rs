@@ -65,6 +65,7 @@ fn position() -> Option<proto::Position> {
 fn best_move(limits: proto::Limits) -> proto::BestMoveRequest {
     proto::BestMoveRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         searcher: String::new(),
         position: position(),
         limits: Some(limits),
@@ -332,6 +333,7 @@ async fn a_dropped_analyze_stream_stops_its_search() {
     let mut client = GameEngineClient::new(s.channel.clone());
     let request = proto::AnalyzeRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         searcher: String::new(),
         position: position(),
         limits: long_search().limits,
@@ -645,6 +647,7 @@ async fn interrupted_searches_answer_with_their_best_so_far() {
         let request = proto::AnalyzeRequest {
             searcher: String::new(),
             table: String::new(),
+            search_moves: Vec::new(),
             position: position(),
             limits: Some(proto::Limits {
                 depth: 60,

@@ -163,6 +163,7 @@ async fn every_listed_searcher_finds_a_legal_move() {
             for name in std::iter::once(&searcher.name).chain(&searcher.aliases) {
                 let request = proto::BestMoveRequest {
                     table: String::new(),
+                    search_moves: Vec::new(),
                     position: start.position.clone(),
                     limits: Some(proto::Limits {
                         nodes: 300,
@@ -182,6 +183,7 @@ async fn every_listed_searcher_finds_a_legal_move() {
             // refused at once by one that would run to its time cap.
             let request = proto::BestMoveRequest {
                 table: String::new(),
+                search_moves: Vec::new(),
                 position: start.position.clone(),
                 limits: Some(proto::Limits {
                     depth: 1,
@@ -211,6 +213,7 @@ async fn every_listed_searcher_finds_a_legal_move() {
         }
         let request = proto::BestMoveRequest {
             table: String::new(),
+            search_moves: Vec::new(),
             position: start.position.clone(),
             limits: None,
             searcher: "nosuch".into(),
@@ -351,6 +354,7 @@ async fn finished_games_follow_one_rule(
     );
     let best = proto::BestMoveRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         position: p.clone(),
         limits: limits.clone(),
         searcher: String::new(),
@@ -361,6 +365,7 @@ async fn finished_games_follow_one_rule(
     );
     let analyze = proto::AnalyzeRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         position: p.clone(),
         limits,
         searcher: String::new(),

@@ -401,6 +401,7 @@ async fn best_move_is_legal_and_searched() {
     let reply = client
         .best_move(proto::BestMoveRequest {
             table: String::new(),
+            search_moves: Vec::new(),
             searcher: String::new(),
             position: Some(position.clone()),
             limits: depth(2),
@@ -427,6 +428,7 @@ async fn best_move_without_limits_uses_the_default_budget() {
     let reply = client
         .best_move(proto::BestMoveRequest {
             table: String::new(),
+            search_moves: Vec::new(),
             searcher: String::new(),
             position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
             limits: None,
@@ -446,6 +448,7 @@ async fn best_move_ends_before_the_call_deadline() {
     let (mut client, _) = start().await;
     let mut request = Request::new(proto::BestMoveRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: depth(60),
@@ -476,6 +479,7 @@ async fn analyze_streams_progress_then_one_final_report() {
     let (mut client, _) = start().await;
     let request = proto::AnalyzeRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: depth(3),
@@ -504,6 +508,7 @@ async fn analyze_reports_at_most_every_50_ms() {
     let (mut client, _) = start().await;
     let request = proto::AnalyzeRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         limits: Some(proto::Limits {
@@ -535,6 +540,7 @@ async fn analyze_stops_the_search_when_the_client_goes_away() {
     let (mut client, service) = start().await;
     let request = proto::AnalyzeRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         searcher: String::new(),
         position: Some(text_position("bga", &format!("{START_BOARD} b -"))),
         // Far deeper than any search ends on its own.
@@ -779,6 +785,7 @@ async fn a_finished_game_is_a_failed_precondition() {
     let r = client
         .best_move(proto::BestMoveRequest {
             table: String::new(),
+            search_moves: Vec::new(),
             searcher: String::new(),
             position: over.clone(),
             limits: depth(1),
@@ -1010,6 +1017,7 @@ async fn searches_refuse_weights_they_do_not_take() {
         }),
         searcher: String::new(),
         table: String::new(),
+        search_moves: Vec::new(),
     };
     let known = [("king_distance", -20), ("king_mobility", 100)];
     let reply = client.best_move(searched(ashton.clone(), &known)).await;
@@ -1066,6 +1074,7 @@ async fn a_kept_table_carries_a_connections_searches_over() {
         }),
         searcher: String::new(),
         table: table.into(),
+        search_moves: Vec::new(),
     };
     let nodes = |reply: proto::BestMoveResponse| reply.stats.unwrap().nodes;
     let fresh = nodes(client.best_move(search("", 0)).await.unwrap().into_inner());
@@ -1138,6 +1147,7 @@ async fn refusals_name_their_field_as_a_bad_request_violation() {
             limits: depth(2),
             searcher: "mcts".into(),
             table: String::new(),
+            search_moves: Vec::new(),
         })
         .await
         .unwrap_err();
@@ -1166,4 +1176,65 @@ async fn refusals_name_their_field_as_a_bad_request_violation() {
         details.bad_request().unwrap().field_violations[0].field,
         "move.text"
     );
+}
+
+/// `search_moves` (UCI's `searchmoves`) keeps a search to the moves named,
+/// for every searcher: each line starts with one of them, in their normal
+/// form whatever case was sent; an illegal or unreadable one is refused
+/// naming it.
+#[tokio::test]
+async fn search_moves_keep_the_root_to_the_moves_named() {
+    let (mut client, _) = start().await;
+    let start = proto::Position {
+        game: "tablut".into(),
+        ..Default::default()
+    };
+    let named = ["D1-D2".to_string(), "a4-a3".to_string()];
+    for (searcher, limits) in [
+        ("alphabeta", depth(3)),
+        (
+            "mcts",
+            Some(proto::Limits {
+                nodes: 500,
+                ..Default::default()
+            }),
+        ),
+    ] {
+        let request = proto::AnalyzeRequest {
+            position: Some(start.clone()),
+            limits,
+            multipv: 5,
+            searcher: searcher.into(),
+            search_moves: named.to_vec(),
+            ..Default::default()
+        };
+        let mut stream = client.analyze(request).await.unwrap().into_inner();
+        let mut last = None;
+        while let Some(update) = stream.message().await.unwrap() {
+            last = Some(update);
+        }
+        let mut firsts: Vec<String> = last
+            .unwrap()
+            .lines
+            .iter()
+            .map(|l| l.moves[0].clone())
+            .collect();
+        firsts.sort();
+        assert_eq!(firsts, ["a4-a3", "d1-d2"], "{searcher}");
+    }
+    let refused = client
+        .best_move(proto::BestMoveRequest {
+            position: Some(start.clone()),
+            limits: depth(1),
+            search_moves: vec!["d1-d2".into(), "a1-a2".into()],
+            ..Default::default()
+        })
+        .await;
+    assert_refused(
+        &mut client,
+        refused,
+        Code::InvalidArgument,
+        "search_moves[1]: illegal move: a1-a2",
+    )
+    .await;
 }

@@ -300,6 +300,7 @@ async fn structured_positions_round_trip_with_their_repetitions() {
     // Searched from the structured form: a legal move and a score.
     let request = proto::BestMoveRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         position: Some(position.clone()),
         limits: Some(proto::Limits {
             depth: 2,

@@ -86,6 +86,7 @@ async fn best(
 ) -> proto::BestMoveResponse {
     let request = proto::BestMoveRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         searcher: String::new(),
         position: Some(position.clone()),
         limits: limits(nodes, seed),
@@ -214,6 +215,7 @@ async fn the_referee_plays_a_whole_seeded_game_with_structured_moves() {
     let status = client
         .best_move(proto::BestMoveRequest {
             table: String::new(),
+            search_moves: Vec::new(),
             searcher: String::new(),
             position: report.position.clone(),
             limits: limits(10, 0),
@@ -394,6 +396,7 @@ async fn hidden_cards_do_not_change_searches_and_full_states_search_the_movers_v
     // Analyze a view: progress, then one final report with a legal first move.
     let request = proto::AnalyzeRequest {
         table: String::new(),
+        search_moves: Vec::new(),
         searcher: String::new(),
         position: va.position.clone(),
         limits: limits(200, 5),

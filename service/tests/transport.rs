@@ -508,6 +508,7 @@ async fn time_to_a_search_place(channel: &Channel, within: Duration) -> (bool, O
         let reply = client
             .best_move(proto::BestMoveRequest {
                 table: String::new(),
+                search_moves: Vec::new(),
                 position: Some(proto::Position {
                     game: "tablut".into(),
                     variant: "bga".into(),

@@ -108,6 +108,7 @@ pub async fn run(session: &mut Session, args: &PlayArgs) -> anyhow::Result<()> {
                     limits: super::search::limits(&args.search, session.common.seed),
                     searcher: args.search.searcher.clone(),
                     table: TABLE.to_string(),
+                    search_moves: Vec::new(),
                 })
                 .await
                 .map_err(status)?
@@ -242,6 +243,7 @@ async fn glance(
             }),
             searcher: search.searcher.clone(),
             table: TABLE.to_string(),
+            search_moves: Vec::new(),
         })
         .await
         .map_err(status)?;

@@ -415,6 +415,7 @@ async fn self_play(
                     }),
                     searcher: String::new(),
                     table: String::new(),
+                    search_moves: Vec::new(),
                 })
                 .await
                 .map_err(status)?

@@ -52,6 +52,7 @@ pub async fn best(session: &mut Session, args: &SearchArgs) -> anyhow::Result<()
         limits: limits(args, session.common.seed),
         searcher: args.searcher.clone(),
         table: String::new(),
+        search_moves: Vec::new(),
     };
     let spinner = progress::spinner("searching", session.common.json);
     let reply = session.client.best_move(request).await;
@@ -75,6 +76,7 @@ pub async fn analyze(
         report_interval_ms: interval_ms,
         searcher: args.searcher.clone(),
         table: String::new(),
+        search_moves: Vec::new(),
     };
     let mut stream = session
         .client

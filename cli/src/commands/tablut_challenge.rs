@@ -494,6 +494,7 @@ async fn search(
             limits: Some(limits),
             searcher: search.searcher.clone(),
             table: TABLE.to_string(),
+            search_moves: Vec::new(),
         })
         .await
         .map_err(status)?;

@@ -259,6 +259,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         self.main.start(root);
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
+        limits.restrict_root(&mut moves);
         let roots: Vec<RootMove<G::Move>> = moves
             .into_iter()
             .map(|mv| RootMove {

@@ -147,11 +147,18 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
         return (info, mean);
     }
     let me = root.side_to_move();
-    let root_moves = if me == root.viewer() {
+    let root_moves = if me != root.viewer() {
+        Vec::new()
+    } else if limits.root_moves.is_empty() {
         policy.root_candidates(root)
     } else {
-        Vec::new()
+        // The moves asked for, whether the policy would consider them or not.
+        let mut moves = Vec::new();
+        root.viewer_moves(&mut moves);
+        limits.restrict_root(&mut moves);
+        moves
     };
+    let restricted = !limits.root_moves.is_empty() && !root_moves.is_empty();
     for mv in &root_moves {
         let after = root.clone().play(mv).map(|v| v.outcome());
         if let Ok(Some(Outcome {
@@ -197,7 +204,11 @@ fn tree_search<I: InformationSet, P: Policy<I>>(
         let mut refused = false;
         // Selection and expansion.
         while history.settled(&s).is_none() {
-            let cands = policy.candidates(&s);
+            let cands = if restricted && node == 0 {
+                root_moves.clone()
+            } else {
+                policy.candidates(&s)
+            };
             let mut unexpanded = Vec::new();
             let mut avail = Vec::new();
             for m in &cands {

@@ -177,7 +177,8 @@ fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
     let mut seldepth = 0;
     while has_moves && clock.tick() {
         path.truncate(base);
-        let (leaf, reached, depth) = descend(pos, &mut tree, &mut path, &mut rng, &mut buffer);
+        let (leaf, reached, depth) =
+            descend(pos, limits, &mut tree, &mut path, &mut rng, &mut buffer);
         seldepth = seldepth.max(depth);
         let white_reward = play_out(
             reached,
@@ -206,6 +207,7 @@ fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
     if info.lines.is_empty() && has_moves {
         let mut first = Vec::new();
         root.legal_moves(&mut first);
+        limits.restrict_root(&mut first);
         info.lines = first
             .first()
             .map(|&mv| Line {
@@ -224,6 +226,7 @@ fn search_with<G: Game, E: Evaluator<G>, P: Playout<G>>(
 /// depth. `path` follows the walk; `buffer` is room to list moves in.
 fn descend<G: Game>(
     root: &G,
+    limits: &Limits,
     tree: &mut Arena<Node<G::Move>>,
     path: &mut History,
     rng: &mut ChaCha8Rng,
@@ -236,13 +239,13 @@ fn descend<G: Game>(
     let mut refused = false;
     loop {
         if tree[node].untried == NONE {
-            let _ = path.turn(&pos, buffer);
+            list_moves(&pos, path, node == 0, limits, buffer);
             tree[node].untried = buffer.len() as u32;
             tree[node].order = rng.next_u64();
         }
         if tree[node].untried > 0 {
             if tree.has_room() && tree.len() < NONE as usize {
-                let mv = unexpanded_move(&pos, path, &tree[node], buffer);
+                let mv = unexpanded_move(&pos, path, node == 0, limits, &tree[node], buffer);
                 let id = tree
                     .push(Node::new(Some(mv), pos.side_to_move(), node as u32))
                     .expect("has_room said a node fits");
@@ -286,16 +289,33 @@ fn descend<G: Game>(
     }
 }
 
+/// The moves of a node at `pos` into `buffer`: its legal moves, at the
+/// root those `limits.root_moves` names.
+fn list_moves<G: Game>(
+    pos: &G,
+    path: &History,
+    root: bool,
+    limits: &Limits,
+    buffer: &mut Vec<G::Move>,
+) {
+    let _ = path.turn(pos, buffer);
+    if root {
+        limits.restrict_root(buffer);
+    }
+}
+
 /// The next move of `node` (at `pos`) to expand: its moves listed again
 /// into `buffer`, in the random order its seed fixes (a Fisher-Yates
 /// shuffle from the end, run only as far as the moves expanded so far).
 fn unexpanded_move<G: Game>(
     pos: &G,
     path: &History,
+    root: bool,
+    limits: &Limits,
     node: &Node<G::Move>,
     buffer: &mut Vec<G::Move>,
 ) -> G::Move {
-    let _ = path.turn(pos, buffer);
+    list_moves(pos, path, root, limits, buffer);
     let n = buffer.len();
     let next = node.untried as usize - 1;
     let mut order = ChaCha8Rng::seed_from_u64(node.order);

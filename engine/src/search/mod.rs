@@ -39,6 +39,7 @@ use crate::playable::Playable;
 use crate::played::{Notation, Played};
 
 pub use arena::DEFAULT_TREE_MB;
+pub use ordering::move_key;
 
 pub mod alphabeta;
 mod arena;
@@ -232,9 +233,26 @@ pub struct Limits {
     /// makes a new, empty one. 0: keep the table as it is. For the Monte
     /// Carlo searchers, the most their tree may take (0: [`DEFAULT_TREE_MB`]).
     pub table_mb: usize,
+    /// The root moves to search, by [`move_key`] (UCI's `searchmoves`);
+    /// empty: every legal move. Keys that name no legal move are ignored;
+    /// when none names one, every move is searched.
+    pub root_moves: Vec<u64>,
 }
 
 impl Limits {
+    /// Keeps in `moves` (the root's, in order) those `root_moves` names, if
+    /// it names any of them.
+    pub fn restrict_root<M: std::hash::Hash>(&self, moves: &mut Vec<M>) {
+        if self.root_moves.is_empty() || !moves.iter().any(|m| self.allows(m)) {
+            return;
+        }
+        moves.retain(|m| self.allows(m));
+    }
+
+    fn allows<M: std::hash::Hash>(&self, mv: &M) -> bool {
+        self.root_moves.contains(&move_key(mv))
+    }
+
     /// When a search started at `start` must end: the earlier of its
     /// movetime and its deadline, if it has either.
     pub fn ends(&self, start: Instant) -> Option<Instant> {
@@ -258,6 +276,7 @@ impl Default for Limits {
             seed: 0,
             threads: 1,
             table_mb: 0,
+            root_moves: Vec::new(),
         }
     }
 }

@@ -118,9 +118,10 @@ impl HistoryTable {
     }
 }
 
-/// A 64-bit key of a move by [`MoveHasher`]: cheap, to tell moves apart
-/// before comparing them, or to index a table.
-pub(crate) fn move_key<M: Hash>(mv: &M) -> u64 {
+/// A 64-bit key of a move (the history table's hasher): cheap, to tell
+/// moves apart before comparing them, to index a table, or to name a root
+/// move to search ([`super::Limits::root_moves`]).
+pub fn move_key<M: Hash>(mv: &M) -> u64 {
     let mut h = MoveHasher(0);
     mv.hash(&mut h);
     h.finish()

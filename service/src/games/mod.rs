@@ -293,13 +293,15 @@ pub trait ServedGame: Send + Sync {
     /// A search of a position that is not over, with the chosen searcher,
     /// refused if `limits` asks for what it cannot bound or it does not take
     /// the weights.
-    /// With `kept`, a searcher that has a table is taken from and given
-    /// back to the kept ones (see [`crate::kept_tables`]).
+    /// `search_moves` (texts, each checked legal) restricts its root; with
+    /// `kept`, a searcher that has a table is taken from and given back to
+    /// the kept ones (see [`crate::kept_tables`]).
     fn search(
         &self,
         position: &proto::Position,
         searcher: &SearcherChoice,
         limits: Option<&Limits>,
+        search_moves: &[String],
         kept: Option<KeptTable>,
     ) -> Result<SearchJob, Status>;
     /// A game record replayed in this game (its `Game` tag already looked

@@ -346,9 +346,23 @@ impl<A: Adapter> ServedGame for Served<A> {
         message: &proto::Position,
         choice: &SearcherChoice,
         limits: Option<&Limits>,
+        search_moves: &[String],
         kept: Option<KeptTable>,
     ) -> Result<SearchJob, Status> {
         let position = playable::<A>(message)?;
+        let root_moves = search_moves
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let refused =
+                    |e: MoveError| Status::invalid_argument(format!("search_moves[{i}]: {e}"));
+                let mv = position
+                    .parse_move(text)
+                    .map_err(|e| refused(MoveError::Notation(e)))?;
+                let applied = position.apply(&mv).map_err(refused)?;
+                Ok(caber_engine::search::move_key(&applied.played))
+            })
+            .collect::<Result<Vec<u64>, Status>>()?;
         let entry = searcher::<A>(choice, limits)?;
         let (build, weights) = (entry.build, choice.weights.clone());
         // Only a searcher with a table gains from being kept.
@@ -373,6 +387,16 @@ impl<A: Adapter> ServedGame for Served<A> {
                 .as_ref()
                 .and_then(|(tables, key)| A::kept(tables).take(key))
                 .unwrap_or_else(|| build(&weights));
+            let restricted;
+            let limits = if root_moves.is_empty() {
+                limits
+            } else {
+                restricted = Limits {
+                    root_moves,
+                    ..limits.clone()
+                };
+                &restricted
+            };
             let info = searcher.search(&root, limits, stop, &mut |i| {
                 progress(&texts::<A>(&position, i))
             });

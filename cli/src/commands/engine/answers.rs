@@ -78,34 +78,6 @@ pub fn bestmove_line(update: &proto::AnalysisUpdate) -> String {
     }
 }
 
-/// `go searchmoves`: the root moves a search may answer with, and the
-/// principal variations reported of them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Root {
-    /// The listed moves that are legal.
-    pub only: Vec<String>,
-    /// The `MultiPV` option.
-    pub multipv: u32,
-}
-
-/// A report of a search of every root move (one line each) as a search of
-/// `root`'s moves would give it: their lines alone, ranked again from 1,
-/// at most `MultiPV` of them.
-pub fn restrict(mut update: proto::AnalysisUpdate, root: Option<&Root>) -> proto::AnalysisUpdate {
-    let Some(root) = root else {
-        return update;
-    };
-    update
-        .lines
-        .retain(|l| l.moves.first().is_some_and(|m| root.only.contains(m)));
-    update.lines.sort_by_key(|l| l.rank);
-    update.lines.truncate(root.multipv as usize);
-    for (rank, line) in (1..).zip(update.lines.iter_mut()) {
-        line.rank = rank;
-    }
-    update
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,33 +122,5 @@ mod tests {
         assert!(!finished(&update));
         update.lines.clear();
         assert_eq!(bestmove_line(&update), "bestmove (none)");
-    }
-
-    #[test]
-    fn searchmoves_keep_their_own_lines_ranked_again() {
-        let line = |rank, mv: &str| proto::PvLine {
-            rank,
-            score: None,
-            moves: vec![mv.to_string(), "x".to_string()],
-            visits: 0,
-            sampled: Vec::new(),
-        };
-        let all = proto::AnalysisUpdate {
-            r#final: false,
-            stats: None,
-            lines: vec![line(1, "a1"), line(2, "b2"), line(3, "c3"), line(4, "d4")],
-        };
-        let root = Root {
-            only: vec!["d4".into(), "b2".into()],
-            multipv: 1,
-        };
-        let kept = restrict(all.clone(), Some(&root));
-        assert_eq!(kept.lines, [line(1, "b2")]);
-        let two = Root { multipv: 2, ..root };
-        assert_eq!(
-            restrict(all.clone(), Some(&two)).lines,
-            [line(1, "b2"), line(2, "d4")]
-        );
-        assert_eq!(restrict(all.clone(), None), all);
     }
 }

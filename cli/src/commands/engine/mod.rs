@@ -25,7 +25,7 @@ use super::{status, Session};
 use crate::lines::{BoundedLines, Line};
 use crate::output::out;
 use crate::sides::Sides;
-use answers::{bestmove_line, finished, info_lines, restrict, searched, Root};
+use answers::{bestmove_line, finished, info_lines, searched};
 use input::{parse, Go, Input, Start};
 
 /// Times a search is retried, [`BUSY_WAIT`] apart, while the server is
@@ -100,11 +100,9 @@ struct Search {
 
 /// The search that answers a `go` whose own search ended before an
 /// iteration finished (or never started): the fewest nodes in which an
-/// iteration finishes, one for each root move with `searchmoves`.
+/// iteration finishes, over the `go`'s `searchmoves`.
 struct Minimal {
     request: proto::AnalyzeRequest,
-    /// The `searchmoves` of the `go`.
-    root: Option<Root>,
 }
 
 impl Search {
@@ -246,7 +244,6 @@ pub async fn run(session: &mut Session) -> anyhow::Result<()> {
                 let s = search.as_mut().expect("a search is running");
                 match update {
                     Ok(Some(update)) => {
-                        let update = restrict(update, s.minimal.root.as_ref());
                         // The final report repeats the last one when the
                         // search ended on a report: its lines are not repeated.
                         let key = searched(&update);
@@ -410,6 +407,7 @@ impl Engine {
             report_interval_ms: 0,
             searcher: self.searcher.clone(),
             table: format!("uci-{}", self.games),
+            search_moves: Vec::new(),
         };
         if self.debug {
             out!("info string debug: making the table: {} MB", self.hash);
@@ -519,16 +517,17 @@ impl Engine {
         let to_move = self.position.as_ref().map_or(proto::Side::One, |c| {
             proto::Side::try_from(c.report.side_to_move).unwrap_or(proto::Side::One)
         });
-        let root = self.root(session, &position, &go.searchmoves).await?;
-        // Every root move has its line when the search is restricted.
-        let multipv = root.as_ref().map_or(self.multipv, |r| r.lines);
+        let search_moves = self
+            .search_moves(session, &position, &go.searchmoves)
+            .await?;
+        let multipv = self.multipv;
         let minimal = Minimal {
             request: proto::AnalyzeRequest {
                 position: Some(position.clone()),
                 // Alpha-beta's first depth always completes; a Monte Carlo
                 // search expands a root move an iteration.
                 limits: Some(proto::Limits {
-                    nodes: u64::from(root.as_ref().map_or(1, |r| r.lines)),
+                    nodes: 1,
                     seed: self.seed,
                     hash_mb: 1,
                     ..Default::default()
@@ -537,8 +536,8 @@ impl Engine {
                 report_interval_ms: REPORT_MS,
                 searcher: self.searcher.clone(),
                 table: String::new(),
+                search_moves: search_moves.clone(),
             },
-            root: root.map(|r| r.root),
         };
         if stopped {
             if self.debug {
@@ -593,6 +592,7 @@ impl Engine {
             // The server keeps the searcher, and its table, from one `go`
             // of a game to the next.
             table: format!("uci-{}", self.games),
+            search_moves,
         };
         if self.debug {
             out!(
@@ -658,7 +658,6 @@ impl Engine {
         }
         match last {
             Ok(Some(update)) => {
-                let update = restrict(update, minimal.root.as_ref());
                 if !finished(&update) {
                     out!("info string error: the minimal search finished no iteration of these moves");
                     return "bestmove (none)".to_string();
@@ -690,17 +689,18 @@ impl Engine {
         out!("{line}");
     }
 
-    /// The root of a `go searchmoves`: its legal moves (an illegal one is
-    /// said and left out), and the lines to ask for (every root move's);
-    /// `None` without `searchmoves`, or when they leave no move out.
-    async fn root(
+    /// The moves of a `go searchmoves` the search is kept to
+    /// (`AnalyzeRequest.search_moves`): the listed legal moves, an illegal
+    /// one said and left out; none (every move) without `searchmoves` or
+    /// when no listed move is legal.
+    async fn search_moves(
         &self,
         session: &mut Session,
         position: &proto::Position,
         searchmoves: &[String],
-    ) -> anyhow::Result<Option<Restricted>> {
+    ) -> anyhow::Result<Vec<String>> {
         if searchmoves.is_empty() {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let legal = super::legal_move_texts(session, position).await?;
         let mut only: Vec<String> = Vec::new();
@@ -716,18 +716,8 @@ impl Engine {
         }
         if only.is_empty() {
             out!("info string go: searchmoves: no legal move listed, all moves are searched");
-            return Ok(None);
         }
-        if only.len() == legal.len() {
-            return Ok(None);
-        }
-        Ok(Some(Restricted {
-            lines: u32::try_from(legal.len()).unwrap_or(u32::MAX),
-            root: Root {
-                only,
-                multipv: self.multipv,
-            },
-        }))
+        Ok(only)
     }
 
     /// The movetime of a `go` with clocks, for `to_move`: `wtime`/`winc`
@@ -751,15 +741,6 @@ impl Engine {
         };
         Ok(left.map(|left| clock_movetime(left, inc, go.movestogo)))
     }
-}
-
-/// A `go searchmoves` as it is searched: every root move's line is asked
-/// for, and the lines of the listed moves kept (the service cannot restrict
-/// a search's root moves).
-struct Restricted {
-    /// The root moves: the lines asked for.
-    lines: u32,
-    root: Root,
 }
 
 /// Whether the server refused a call for want of a place to search (a

@@ -623,6 +623,7 @@ async fn unread_reviews(server: &Server, plan: &ReliabilitySettings) -> Scenario
                 }),
                 searcher: String::new(),
                 table: String::new(),
+                search_moves: Vec::new(),
             })
             .await;
         match reply {
@@ -712,6 +713,7 @@ async fn deadlines(server: &Server, plan: &ReliabilitySettings) -> Scenario {
                         }),
                         searcher: searcher.name.clone(),
                         table: String::new(),
+                        search_moves: Vec::new(),
                     });
                     request.set_timeout(Duration::from_millis(deadline_ms));
                     let start = Instant::now();
@@ -804,6 +806,7 @@ fn valid_requests(
                 limits: limits.clone(),
                 searcher: String::new(),
                 table: String::new(),
+                search_moves: Vec::new(),
             }
             .encode_to_vec(),
         ),
@@ -814,6 +817,7 @@ fn valid_requests(
                 limits: limits.clone(),
                 searcher: String::new(),
                 table: String::new(),
+                search_moves: Vec::new(),
                 multipv: 2,
                 report_interval_ms: 50,
             }

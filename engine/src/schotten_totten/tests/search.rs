@@ -201,3 +201,24 @@ fn ismcts_tree_stops_growing_at_its_memory_limit() {
         st::search::searcher().search(&s.view(ONE), &ismcts_limits(2_000, 1), &stop, &mut |_| {});
     assert_eq!(roomy.full_tree, None);
 }
+
+/// `root_moves` keeps ISMCTS to the moves named, even one its policy would
+/// not consider.
+#[test]
+fn ismcts_searches_only_the_root_moves_named() {
+    let s = FullState::start(Variant::Classic, 5);
+    let view = s.view(ONE);
+    let mut legal = Vec::new();
+    crate::information::InformationSet::viewer_moves(&view, &mut legal);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    for mv in [legal[0], legal[legal.len() - 1]] {
+        let limits = crate::search::Limits {
+            root_moves: vec![crate::search::move_key(&mv)],
+            multipv: 4,
+            ..ismcts_limits(300, 1)
+        };
+        let info = st::search::searcher().search(&view, &limits, &stop, &mut |_| {});
+        let firsts: Vec<Move> = info.lines.iter().map(|l| l.moves[0]).collect();
+        assert_eq!(firsts, [mv]);
+    }
+}

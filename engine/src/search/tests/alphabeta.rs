@@ -577,3 +577,31 @@ fn multipv_lines_come_out_best_first_at_every_depth() {
         assert_eq!(info.best_move(), info.lines[0].moves.first());
     }
 }
+
+/// `root_moves` (UCI's `searchmoves`) keeps the search to the moves named:
+/// from a Nim heap of 5 (take 1 wins) restricted to taking 2 or 3, the
+/// answer is one of them, scored as the loss it is; a key naming no legal
+/// move leaves every move searched.
+#[test]
+fn the_root_is_restricted_to_the_moves_named() {
+    use crate::search::move_key;
+    let limits = |moves: &[u32]| Limits {
+        root_moves: moves.iter().map(move_key).collect(),
+        multipv: 3,
+        ..at_depth(10)
+    };
+    let info = run(&Nim::new(5, 3), &limits(&[2, 3]));
+    let firsts: Vec<u32> = info.lines.iter().map(|l| l.moves[0]).collect();
+    assert_eq!(firsts.len(), 2, "{firsts:?}");
+    assert!(firsts.iter().all(|m| [2, 3].contains(m)), "{firsts:?}");
+    assert!(
+        matches!(info.score(), Some(Score::Mate(n)) if n < 0),
+        "{info:?}"
+    );
+    let all = run(&Nim::new(5, 3), &limits(&[9]));
+    assert_eq!(
+        all.best_move(),
+        Some(&1),
+        "no named move is legal: all searched"
+    );
+}

@@ -137,3 +137,22 @@ fn the_tree_stops_growing_at_its_memory_limit_and_says_so() {
     assert!(capped.best_move().is_some());
     assert_eq!(search(0).full_tree, None);
 }
+
+#[test]
+fn the_root_is_restricted_to_the_moves_named() {
+    let limits = Limits {
+        nodes: Some(3000),
+        multipv: 9,
+        root_moves: vec![crate::search::move_key(&5u8)],
+        ..Limits::default()
+    };
+    // The fork position's winning move is 6; only 5 is allowed.
+    let info = Mcts::new(Toy).search(
+        &Played::new(TicTacToe::parse("X.O.O...X")),
+        &limits,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let firsts: Vec<u8> = info.lines.iter().map(|l| l.moves[0]).collect();
+    assert_eq!(firsts, [5]);
+}
