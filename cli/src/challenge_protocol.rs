@@ -41,6 +41,11 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+/// The reason Caber's `ashton` rules give when the side to move has no
+/// legal move (it loses). The server does not look: it gives that side the
+/// turn, and the move it cannot make loses.
+pub const NO_LEGAL_MOVE: &str = "no legal move";
+
 /// The two players, as the server names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Color {
@@ -54,6 +59,14 @@ impl Color {
         match self {
             Color::White => "WHITE",
             Color::Black => "BLACK",
+        }
+    }
+
+    /// The opponent.
+    pub fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
         }
     }
 
@@ -170,6 +183,93 @@ impl State {
             passes: 0,
         }
     }
+}
+
+impl State {
+    /// The state of `position` with `turn`, as the server shows it: a
+    /// captured king (`king_left`) stays on the cell he was taken on.
+    pub fn of(position: &proto::TablutPosition, turn: Turn, king_left: Option<&str>) -> State {
+        let sorted = |cells: &[String]| {
+            let mut cells = cells.to_vec();
+            cells.sort();
+            cells
+        };
+        let king = Some(position.king.as_str())
+            .filter(|k| !k.is_empty())
+            .or(king_left)
+            .map(str::to_string);
+        State {
+            black: sorted(&position.black),
+            white: sorted(&position.white),
+            king,
+            turn,
+        }
+    }
+
+    /// The state message, byte for byte as the server's JSON library
+    /// writes it: `board` (9 rows from row 1, `THRONE` on an empty e5),
+    /// then `turn`.
+    pub fn message(&self) -> String {
+        let mut text = String::from("{\"board\":[");
+        for r in 0..9 {
+            text.push_str(if r == 0 { "[" } else { ",[" });
+            for c in 0..9 {
+                let name = cell_name(r, c);
+                let cell = if self.king.as_ref() == Some(&name) {
+                    "KING"
+                } else if self.white.contains(&name) {
+                    "WHITE"
+                } else if self.black.contains(&name) {
+                    "BLACK"
+                } else if name == "e5" {
+                    "THRONE"
+                } else {
+                    "EMPTY"
+                };
+                if c > 0 {
+                    text.push(',');
+                }
+                text.push('"');
+                text.push_str(cell);
+                text.push('"');
+            }
+            text.push(']');
+        }
+        text.push_str("],\"turn\":\"");
+        text.push_str(self.turn.wire());
+        text.push_str("\"}");
+        text
+    }
+}
+
+/// A player's name message read as the server reads it: a JSON string
+/// (quotes included), of which the first 10 characters are kept, letters
+/// and digits only. An error says what came instead.
+pub fn read_name(text: &str) -> Result<String, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(name)) => Ok(name
+            .chars()
+            .take(10)
+            .filter(|c| c.is_alphanumeric())
+            .collect()),
+        _ => Err(format!("a name that is not a JSON string: {}", quote(text))),
+    }
+}
+
+/// A move message read as the server reads it: an object whose `from` and
+/// `to` are strings (its `turn` and anything else ignored). An error says
+/// what is wrong; the cells themselves are the rules' to judge.
+pub fn read_move(text: &str) -> Result<(String, String), String> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|_| format!("a move message that is not JSON: {}", quote(text)))?;
+    let cell = |key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("a move message with no \"{key}\" string: {}", quote(text)))
+    };
+    Ok((cell("from")?, cell("to")?))
 }
 
 /// A JSON value the server sent, as an error repeats it: a string quoted
@@ -309,6 +409,56 @@ mod tests {
                 other => panic!("{text}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn a_state_is_written_as_the_server_writes_it() {
+        let state = State::parse(START).unwrap();
+        assert_eq!(state.message(), START);
+        // A captured king stays on his cell; e5 empty is the throne.
+        let position = proto::TablutPosition {
+            black: vec!["e4".into(), "d3".into(), "f3".into()],
+            white: vec![],
+            king: String::new(),
+            side_to_move: 0,
+            history: Vec::new(),
+            passes: 0,
+        };
+        let end = State::of(&position, Turn::BlackWin, Some("e3"));
+        let text = end.message();
+        assert!(text.ends_with(r#"],"turn":"BLACKWIN"}"#), "{text}");
+        let back = State::parse(&text).unwrap();
+        assert_eq!(back, end);
+        assert_eq!(back.king.as_deref(), Some("e3"));
+        assert!(text.contains(r#"["EMPTY","EMPTY","EMPTY","EMPTY","THRONE","#));
+    }
+
+    #[test]
+    fn names_and_moves_are_read_as_the_server_reads_them() {
+        assert_eq!(read_name("\"caber\"").unwrap(), "caber");
+        // The first 10 characters, letters and digits only.
+        assert_eq!(read_name("\"a b-c_d.e/f9xyz\"").unwrap(), "abcde");
+        assert_eq!(read_name("\"Très1234567\"").unwrap(), "Très123456");
+        assert!(read_name("caber")
+            .unwrap_err()
+            .contains("not a JSON string"));
+        assert!(read_name("{}").is_err());
+        assert_eq!(
+            read_move(r#"{"from":"e4","to":"h4","turn":"WHITE"}"#).unwrap(),
+            ("e4".to_string(), "h4".to_string())
+        );
+        // The turn is ignored; extra keys too.
+        assert_eq!(
+            read_move(r#"{"to":"A1","from":"zz","turn":7,"x":[]}"#).unwrap(),
+            ("zz".to_string(), "A1".to_string())
+        );
+        assert!(read_move("e4-h4").unwrap_err().contains("not JSON"));
+        assert!(read_move(r#"{"from":"e4"}"#)
+            .unwrap_err()
+            .contains("\"to\""));
+        assert!(read_move(r#"{"from":1,"to":"e5"}"#)
+            .unwrap_err()
+            .contains("\"from\""));
     }
 
     #[test]

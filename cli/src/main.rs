@@ -188,10 +188,11 @@ enum Command {
         last: Option<String>,
     },
     /// Play one game of the Tablut Challenge (Ashton rules) as a client of
-    /// the competition's server (docs/TABLUT_CHALLENGE.md); write its
-    /// record. Exit code 0 for a finished game, 3 when the server breaks the
-    /// protocol, 4 when the connection fails, closes or goes silent.
-    TablutChallenge(commands::tablut_challenge::ChallengeArgs),
+    /// the competition's server, or referee one between two clients with
+    /// `serve` (docs/TABLUT_CHALLENGE.md); write its record. Exit code 0 for
+    /// a finished game, 3 when the server breaks the protocol, 4 when the
+    /// connection fails, closes or goes silent.
+    TablutChallenge(commands::tablut_challenge::ChallengeCommand),
     /// Puzzles (docs/PUZZLES.md): solve a file with the engine, play it in
     /// the terminal, or generate puzzles from games.
     #[command(subcommand)]
@@ -395,6 +396,11 @@ const NOT_TAKEN: &[(&str, &[&str], &str)] = &[
         "the server's states give the game (Tablut, ashton) and the position",
     ),
     (
+        "tablut-challenge serve",
+        &["game", "variant", "seed"],
+        "the competition plays Tablut, ashton",
+    ),
+    (
         "puzzle play",
         &["json"],
         "it is a conversation with a person",
@@ -509,9 +515,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             commands::play::run(&mut session, &args).await
         }
-        Command::TablutChallenge(args) => {
-            commands::tablut_challenge::run(&mut session, &args).await
-        }
+        Command::TablutChallenge(command) => match command.serve {
+            Some(commands::tablut_challenge::Serve::Serve(args)) => {
+                commands::referee::run(&mut session, &args).await
+            }
+            None => commands::tablut_challenge::run(&mut session, &command.client).await,
+        },
         Command::Render { svg, last } => {
             commands::render::run(&mut session, &svg, last.as_deref()).await
         }

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 /// Keys of what the CLI reports itself (no RPC answers with them): errors,
 /// `render`, `bench playouts`, `match` and `puzzle solve`, `list` and
-/// `generate`. (`tablut-challenge`, `bench service` and `bench
+/// `generate`. (`tablut-challenge` and its `serve`, `bench service` and `bench
 /// reliability` need a server; their keys are in the same casing.)
 const CLI_ONLY: &[&str] = &[
     // errors

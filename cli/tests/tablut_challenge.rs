@@ -461,11 +461,13 @@ fn what_the_server_sent_is_quoted_short_with_its_size() {
 
 #[test]
 fn a_turn_in_a_game_caber_calls_over_is_a_protocol_error() {
-    // Black to move with no piece: by Caber's rules the game is over.
+    // Black to move after the king reached the edge: by Caber's rules the
+    // game is over. (A side with no legal move is another matter: the
+    // server gives it the turn; tests/tablut_referee.rs.)
     let (port, server) = fake_server(|mut stream| {
         write_frame(
             &mut stream,
-            &state_message("9/9/9/9/4k4/9/9/9/9 b -", "BLACK"),
+            &state_message("2k6/9/9/9/9/9/9/9/4b4 b -", "BLACK"),
         );
         let _ = stream.read(&mut [0u8; 64]);
     });

@@ -9,6 +9,7 @@ pub mod play;
 pub mod playouts;
 pub mod position;
 pub mod puzzle;
+pub mod referee;
 pub mod reliability;
 pub mod render;
 pub mod review;

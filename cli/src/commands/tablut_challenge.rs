@@ -22,17 +22,37 @@ use tokio::net::TcpStream;
 use super::{required, status, Session};
 use crate::args::SearchArgs;
 use crate::challenge_protocol::{
-    move_message, name_message, read_frame, write_frame, Color, Failure, State, Turn,
+    move_message, name_message, read_frame, write_frame, Color, Failure, State, Turn, NO_LEGAL_MOVE,
 };
 use crate::clock::Civil;
 use crate::output::out;
+
+/// `caber tablut-challenge`: a client of the competition's server, or with
+/// `serve` a referee of two clients.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct ChallengeCommand {
+    #[command(subcommand)]
+    pub serve: Option<Serve>,
+    #[command(flatten)]
+    pub client: ChallengeArgs,
+}
+
+/// The referee.
+#[derive(clap::Subcommand, Debug)]
+pub enum Serve {
+    /// Referee one game between two clients, as the competition's server
+    /// does, from the start or any position or record; write its record.
+    /// Exit code 0 for a game played, whatever its result.
+    Serve(super::referee::ServeArgs),
+}
 
 /// How `caber tablut-challenge` is set up.
 #[derive(Args, Debug)]
 pub struct ChallengeArgs {
     /// Our colour.
-    #[arg(long, value_parser = parse_color)]
-    pub color: Color,
+    #[arg(long, value_parser = parse_color, required = true)]
+    pub color: Option<Color>,
     /// The server's host.
     #[arg(long, default_value = "localhost")]
     pub host: String,
@@ -53,6 +73,13 @@ pub struct ChallengeArgs {
     /// Save the record to FILE (default: caber-tablut-challenge-COLOR-DATE-TIME.record).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+}
+
+impl ChallengeArgs {
+    /// Our colour (clap requires `--color` of a client).
+    fn color(&self) -> Color {
+        self.color.unwrap_or(Color::White)
+    }
 }
 
 /// `--color white|black`.
@@ -83,12 +110,14 @@ struct Game {
     states: usize,
     /// Our move sent, until the server's state shows it played.
     sent: Option<String>,
+    /// Why the server ended the game with the board unchanged.
+    ended: Option<String>,
 }
 
 /// Plays one game; a failure of the server or the connection is an error
 /// whose [`Failure`] sets the exit code. The record is saved in every case.
 pub async fn run(session: &mut Session, args: &ChallengeArgs) -> anyhow::Result<()> {
-    let port = args.port.unwrap_or(args.color.default_port());
+    let port = args.port.unwrap_or(args.color().default_port());
     let address = format!("{}:{port}", args.host);
     let json = session.common.json;
     let mut stream = tokio::time::timeout(SLACK * 2, TcpStream::connect(&address))
@@ -100,12 +129,12 @@ pub async fn run(session: &mut Session, args: &ChallengeArgs) -> anyhow::Result<
     if json {
         out!(
             "{}",
-            json!({"connected": address, "color": args.color.wire(), "name": args.name})
+            json!({"connected": address, "color": args.color().wire(), "name": args.name})
         );
     } else {
         out!(
             "connected to {address} as {} ({}); {} s a move, safety margin {:.2} s",
-            args.color.wire().to_lowercase(),
+            args.color().wire().to_lowercase(),
             args.name,
             args.timeout,
             margin.get().as_secs_f64()
@@ -145,11 +174,20 @@ pub async fn run(session: &mut Session, args: &ChallengeArgs) -> anyhow::Result<
             Err(e) => break Err(Failure::Protocol(format!("{e:#}")).into()),
         }
         let g = game.as_mut().expect("the game started");
-        if state.turn != Turn::ToMove(args.color) {
+        if state.turn != Turn::ToMove(args.color()) {
             if matches!(state.turn, Turn::ToMove(_)) {
                 continue;
             }
             break Ok(state.turn);
+        }
+        if g.report.outcome.is_some() {
+            // Our side has no legal move, and the server still wants one:
+            // the empty move it counts as illegal.
+            if let Err(e) = write_frame(&mut stream, &move_message("", "", args.color())).await {
+                break Err(e.into());
+            }
+            out!("      no legal move for us: sent an empty move");
+            continue;
         }
         if let Err(e) = play_move(session, g, args, &mut margin, received, &mut stream).await {
             break Err(e);
@@ -174,11 +212,11 @@ async fn play_move(
     let Some(Kind::Tablut(typed)) = mv.r#move.as_ref().and_then(|m| m.kind.clone()) else {
         anyhow::bail!("the service's move {} is not a Tablut move", mv.text);
     };
-    write_frame(stream, &move_message(&typed.from, &typed.to, args.color)).await?;
+    write_frame(stream, &move_message(&typed.from, &typed.to, args.color())).await?;
     let took = received.elapsed();
     margin.observe(took, budget);
     let score = searched.score.as_ref();
-    let ours = Player::try_from(args.color.side()).unwrap_or(Tablut::WHITE);
+    let ours = Player::try_from(args.color().side()).unwrap_or(Tablut::WHITE);
     let depth = searched.stats.as_ref().map_or(0, |s| s.depth);
     let ply = game.record.moves.len() + 1;
     if session.common.json {
@@ -195,7 +233,7 @@ async fn play_move(
         let win = score.map_or(0.5, |s| s.win_probability);
         out!(
             "{ply:>4}. {:<6} {}  caber: {:.2} s, depth {depth}, white: {}, win probability {:.2}",
-            args.color.wire().to_lowercase(),
+            args.color().wire().to_lowercase(),
             mv.text,
             took.as_secs_f64(),
             eval.map_or("none".to_string(), |e| e.to_string()),
@@ -274,7 +312,11 @@ async fn start(session: &mut Session, state: &State, args: &ChallengeArgs) -> an
         .into_inner()
         .position;
     let report = required(report, "position")?;
-    if let Some(over) = &report.outcome {
+    if let Some(over) = report
+        .outcome
+        .as_ref()
+        .filter(|o| o.reason != NO_LEGAL_MOVE)
+    {
         anyhow::bail!(
             "the server's first state gives {} the move, but by Caber's ashton rules the game is over ({})",
             mover.wire(),
@@ -298,7 +340,7 @@ async fn start(session: &mut Session, state: &State, args: &ChallengeArgs) -> an
         &format!(
             "Tablut Challenge, {}:{}",
             args.host,
-            args.port.unwrap_or(args.color.default_port())
+            args.port.unwrap_or(args.color().default_port())
         ),
     );
     record.set_tag("Date", &Civil::now().date_tag());
@@ -308,7 +350,7 @@ async fn start(session: &mut Session, state: &State, args: &ChallengeArgs) -> an
     } else {
         format!("{} (caber)", args.name)
     };
-    let (white, black) = match args.color {
+    let (white, black) = match args.color() {
         Color::White => (ours, "opponent".to_string()),
         Color::Black => ("opponent".to_string(), ours),
     };
@@ -322,6 +364,7 @@ async fn start(session: &mut Session, state: &State, args: &ChallengeArgs) -> an
         record,
         states: 1,
         sent: None,
+        ended: None,
     })
 }
 
@@ -350,6 +393,26 @@ async fn follow(
             }
             None => out!("the server sent the same position again (state {n})"),
         }
+        return Ok(());
+    }
+    if same_board(&before, state) && !matches!(state.turn, Turn::ToMove(_)) {
+        // The server ends a game on the board as it stands when the side to
+        // move made an illegal move (or had none to make).
+        let side = if mover == proto::Side::One {
+            "black"
+        } else {
+            "white"
+        };
+        let why = match game.sent.take() {
+            Some(mv) => {
+                game.record.moves.pop();
+                format!("the server refused {side}'s move {mv}")
+            }
+            None if game.report.outcome.is_some() => format!("{side} had no legal move"),
+            None => format!("{side} made an illegal move"),
+        };
+        out!("the server ended the game: {why} (state {n})");
+        game.ended = Some(why);
         return Ok(());
     }
     let (from, to) = moved(&before, state, mover).with_context(|| {
@@ -390,7 +453,11 @@ async fn follow(
         );
     }
     if let Turn::ToMove(color) = state.turn {
-        if let Some(over) = &report.outcome {
+        if let Some(over) = report
+            .outcome
+            .as_ref()
+            .filter(|o| o.reason != NO_LEGAL_MOVE)
+        {
             anyhow::bail!(
                 "state {n} gives {} the move, but by Caber's ashton rules the game is over ({})",
                 color.wire(),
@@ -528,12 +595,13 @@ fn finish(
     let Some(mut game) = game else {
         return Ok(());
     };
-    let rules = game
-        .report
-        .outcome
-        .as_ref()
-        .map(|o| o.reason.clone())
-        .filter(|r| !r.is_empty());
+    let rules = game.ended.clone().or_else(|| {
+        game.report
+            .outcome
+            .as_ref()
+            .map(|o| o.reason.clone())
+            .filter(|r| !r.is_empty())
+    });
     let reason = match (outcome, rules) {
         (Ok(_), Some(why)) => format!("{reason}: {why}"),
         _ => reason,
@@ -543,7 +611,7 @@ fn finish(
     let path = args.record.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
             "caber-tablut-challenge-{}-{}.record",
-            args.color.wire().to_lowercase(),
+            args.color().wire().to_lowercase(),
             Civil::now().stamp()
         ))
     });
