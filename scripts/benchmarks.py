@@ -3,15 +3,25 @@
 
     cargo build --release -p caber-cli --bin caber
     python3 scripts/benchmarks.py [--seconds S]
+        [--ludii CLONE [--ludii-almatafl FILE] [--ludii-rounds N] [--ludii-seconds S]]
         [--match-games N [--match-movetime MS] [--match-only GAME[/VARIANT] ...]]
 
 Measures, one thread each, on this machine now:
 - uniformly random full games per second of every game and variant
-  (`caber bench playouts --json`), against Ludii's figures for a quiet
-  machine of this class (issue 15: Tablut 831-961, AlmaTafl 408-460);
+  (`caber bench playouts --json`);
 - Ashton perft(5) from the start: the count and the time it took;
 - alpha-beta to a fixed depth from fixed positions: nodes, nodes per second
   and the time to that depth, on 1 thread and on 2;
+with --ludii CLONE (a clone of Ludii outside this repository, e.g. of the
+mirror docs/MEASUREMENTS.md names), random playouts side by side with
+Ludii's in Tablut `linnaeus` and AlmaTafl: Ludii's Common, Language and Core
+are compiled into --ludii-build (javac, about a minute), with the harness
+scripts/ludii/LudiiPlayouts.java (Ludii's own `game.playout`, timed by its
+thread's CPU after a --ludii-warmup); then --ludii-rounds rounds alternate
+Ludii and `caber bench playouts`, --ludii-seconds each, and the ratios per
+game and per move of each round are printed and written to the README's
+`<!-- ludii:begin/end -->` table (AlmaTafl's file is not in every Ludii
+snapshot: --ludii-almatafl FILE gives it);
 and, with --match-games N (N > 0), matches of the default engine against
 `uct-baseline` in every perfect-information game and variant and of ISMCTS
 against `greedy` in every Schotten Totten variant, at --match-movetime ms a
@@ -32,6 +42,7 @@ import platform
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import date
 
@@ -40,8 +51,13 @@ README = os.path.join(ROOT, "README.md")
 
 # The games and variants come from `caber games --json` (every game the
 # binary serves); these only tune what is measured of some of them.
-# Ludii's uniformly random games per second on a quiet 2-core machine (issue 15).
-LUDII = {("tablut", "linnaeus"): (831, 961), ("almatafl", "standard"): (408, 460)}
+# The games played side by side with Ludii: the .lud file in a Ludii clone
+# and its ruleset ("" for the game's own).
+LUDII_GAMES = {
+    ("tablut", "linnaeus"): ("Common/res/lud/board/war/custodial/Tablut.lud", "Ruleset/Linnaeus (Observed)"),
+    ("almatafl", "standard"): ("Common/res/lud/board/war/custodial/AlmaTafl.lud", ""),
+}
+LUDII_HARNESS = os.path.join(ROOT, "scripts", "ludii", "LudiiPlayouts.java")
 # The depth of the search timed from each variant's start, where the default
 # (SEARCH_DEPTH, from the default variant of every game searched by depth)
 # would be too short or too long to say much.
@@ -116,26 +132,124 @@ def match_plays(listed):
     return plays
 
 
+def caber_playouts(binary, game, variant, seconds):
+    """`caber bench playouts`: games/s, moves/s and mean length, one thread."""
+    out, _, _ = caber(
+        binary, "--game", game, "--variant", variant,
+        "bench", "playouts", "--seconds", str(seconds), "--json",
+    )
+    r = last_json(out)
+    return r["gamesPerSecond"], r["movesPerSecond"], r["meanLength"]
+
+
 def playouts(binary, listed, seconds):
     rows = [
-        "| game | variant | random games/s | moves/s | mean length | x Ludii (quiet machine) |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
+        "| game | variant | random games/s | moves/s | mean length |",
+        "| --- | --- | ---: | ---: | ---: |",
     ]
     for game, variant in variants(listed):
-        out, _, _ = caber(
-            binary, "--game", game, "--variant", variant,
-            "bench", "playouts", "--seconds", str(seconds), "--json",
+        games_s, moves_s, length = caber_playouts(binary, game, variant, seconds)
+        rows.append(f"| {game} | {variant} | {games_s:,.0f} | {moves_s:,.0f} | {length:.1f} |")
+    return rows
+
+
+def git_commit(repo):
+    return subprocess.run(
+        ["git", "-C", repo, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def build_ludii(clone, build):
+    """The class path of Ludii (Common, Language and Core of `clone`,
+    compiled into `build` once per commit) and of the harness."""
+    lib = os.path.join(clone, "Common", "lib")
+    jars = [os.path.join(lib, j) for j in ("json-20180813.jar", "Trove4j_ApacheCommonsRNG.jar", "jfreesvg-3.4.jar")]
+    tests = [os.path.join(lib, j) for j in ("junit-4.12.jar", "hamcrest-all-1.3.jar")]
+    classes = os.path.join(build, "classes")
+    stamp = os.path.join(classes, ".commit")
+    commit = git_commit(clone)
+    if not (os.path.exists(stamp) and open(stamp).read() == commit):
+        sources = []
+        for part in ("Common", "Language", "Core"):
+            for folder, _, files in os.walk(os.path.join(clone, part, "src")):
+                sources += [os.path.join(folder, f) for f in files if f.endswith(".java")]
+        os.makedirs(classes, exist_ok=True)
+        listing = os.path.join(build, "sources.txt")
+        with open(listing, "w") as f:
+            f.write("\n".join(sources))
+        print(f"compiling Ludii {commit[:7]}: {len(sources)} files", file=sys.stderr)
+        # -parameters: without it Ludii's grammar compiles no game.
+        subprocess.run(
+            ["javac", "-J-Xmx3g", "-parameters", "-nowarn", "-encoding", "UTF-8",
+             "-cp", os.pathsep.join(jars + tests), "-d", classes, "@" + listing],
+            check=True, capture_output=True,
         )
-        r = last_json(out)
-        ludii = LUDII.get((game, variant))
-        ratio = (
-            f"{r['gamesPerSecond'] / ludii[1]:.0f}-{r['gamesPerSecond'] / ludii[0]:.0f}x"
-            if ludii
-            else ""
-        )
+        with open(stamp, "w") as f:
+            f.write(commit)
+    harness = os.path.join(build, "harness")
+    os.makedirs(harness, exist_ok=True)
+    subprocess.run(
+        ["javac", "-nowarn", "-cp", os.pathsep.join([classes, *jars]), "-d", harness, LUDII_HARNESS],
+        check=True, capture_output=True,
+    )
+    return os.pathsep.join([harness, classes, os.path.join(clone, "Common", "res"), *jars])
+
+
+def ludii_playouts(classpath, lud, ruleset, warmup, seconds):
+    """Ludii's games/s and moves/s per CPU second of its playout thread."""
+    done = subprocess.run(
+        ["java", "-cp", classpath, "LudiiPlayouts", lud, ruleset, str(warmup), str(seconds)],
+        check=True, capture_output=True, text=True,
+    )
+    r = last_json(done.stdout)
+    return r["games"] / r["cpuSeconds"], r["moves"] / r["cpuSeconds"]
+
+
+def spread(values, fmt):
+    low, high = min(values), max(values)
+    return fmt(low) if fmt(low) == fmt(high) else f"{fmt(low)}-{fmt(high)}"
+
+
+def side_by_side(binary, args):
+    """Ludii's and Caber's random playouts in alternating rounds of one run:
+    the README's rows and a line per round."""
+    classpath = build_ludii(args.ludii, args.ludii_build)
+    when = f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores"
+    rows = [
+        f"Measured {when} by `python3 scripts/benchmarks.py --ludii CLONE` (Ludii "
+        f"{git_commit(args.ludii)[:7]}, Caber {git_commit(ROOT)[:7]}): {args.ludii_rounds} rounds "
+        f"alternating Ludii (`game.playout`, per CPU second of its thread after a {args.ludii_warmup:g} s "
+        f"warm-up) and `caber bench playouts` (one thread), {args.ludii_seconds:g} s each; the ratios "
+        "are each round's, Caber over Ludii. Ludii counts each AlmaTafl king hop as a move.",
+        "",
+        "| game | Ludii games/s | Ludii moves/s | Caber games/s | Caber moves/s | x Ludii per game | x Ludii per move |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    number = lambda v: f"{v:,.0f}"
+    times = lambda v: f"{v:.1f}x"
+    for (game, variant), (path, ruleset) in LUDII_GAMES.items():
+        lud = os.path.join(args.ludii, path)
+        if game == "almatafl" and args.ludii_almatafl:
+            lud = args.ludii_almatafl
+        if not os.path.exists(lud):
+            sys.exit(f"{lud}: no such file (AlmaTafl's: --ludii-almatafl FILE)")
+        ludii, ours = [], []
+        for n in range(args.ludii_rounds):
+            ludii.append(ludii_playouts(classpath, lud, ruleset, args.ludii_warmup, args.ludii_seconds))
+            ours.append(caber_playouts(binary, game, variant, args.ludii_seconds)[:2])
+            print(
+                f"{game} {variant} round {n + 1}: Ludii {ludii[-1][0]:,.0f} games/s {ludii[-1][1]:,.0f} moves/s, "
+                f"Caber {ours[-1][0]:,.0f} games/s {ours[-1][1]:,.0f} moves/s: "
+                f"{ours[-1][0] / ludii[-1][0]:.1f}x per game, {ours[-1][1] / ludii[-1][1]:.1f}x per move",
+                flush=True,
+            )
+        per_game = [o[0] / l[0] for o, l in zip(ours, ludii)]
+        per_move = [o[1] / l[1] for o, l in zip(ours, ludii)]
         rows.append(
-            f"| {game} | {variant} | {r['gamesPerSecond']:,.0f} | "
-            f"{r['movesPerSecond']:,.0f} | {r['meanLength']:.1f} | {ratio} |"
+            f"| {game} {variant} | {spread([l[0] for l in ludii], number)} | "
+            f"{spread([l[1] for l in ludii], number)} | {spread([o[0] for o in ours], number)} | "
+            f"{spread([o[1] for o in ours], number)} | **{spread(per_game, times)}** | "
+            f"**{spread(per_move, times)}** |"
         )
     return rows
 
@@ -245,6 +359,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=os.path.join(ROOT, "target/release/caber"))
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--ludii", metavar="CLONE", help="a Ludii clone: playouts side by side")
+    parser.add_argument("--ludii-almatafl", metavar="FILE", help="AlmaTafl.lud, if not in the clone")
+    parser.add_argument("--ludii-build", default=os.path.join(tempfile.gettempdir(), "caber-ludii-build"))
+    parser.add_argument("--ludii-rounds", type=int, default=3)
+    parser.add_argument("--ludii-seconds", type=float, default=10.0)
+    parser.add_argument("--ludii-warmup", type=float, default=8.0)
     parser.add_argument("--match-games", type=int, default=0)
     parser.add_argument("--match-movetime", type=int, default=1000)
     parser.add_argument("--match-only", action="append", default=[], metavar="GAME[/VARIANT]")
@@ -258,6 +378,8 @@ def main():
     with open(README) as f:
         text = f.read()
     text = replace(text, "benchmarks", lines)
+    if args.ludii:
+        text = replace(text, "ludii", side_by_side(args.binary, args))
     if args.match_games > 0:
         only = selected(listed, args.match_only)
         rows = matches(
