@@ -635,7 +635,7 @@ fn play_leaves_on_quit_and_exit_and_says_who_won() {
     assert!(!end.contains("to move"), "{end}");
     assert!(
         end.ends_with(&format!(
-            " 9 o o o B B B o o o\n(* throne, + camp, o escape)\nlast move: c2-c1\n\
+            " 9 o o o B B B o o o\ngame over: king escaped  (* throne, + camp, o escape)\nlast move: c2-c1\n\
              game over: white won (king escaped)\nrecord saved to {}\n",
             record.display()
         )),

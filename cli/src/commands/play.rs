@@ -273,8 +273,7 @@ fn move_list(record: &GameRecord) -> String {
 }
 
 /// Shows the position as the person sees it (`seen`: their view, in a game
-/// with hidden information), and the move that led to it; a finished game's
-/// diagram without whose turn it is.
+/// with hidden information), and the move that led to it.
 async fn show(
     session: &mut Session,
     report: &proto::PositionReport,
@@ -285,82 +284,9 @@ async fn show(
         Some(person) => super::view_of(&mut session.client, report, person).await?,
         None => report.clone(),
     };
-    let diagram = shown.diagram.trim_end();
-    if report.outcome.is_some() {
-        out!("{}", without_turn(diagram, &shown.side_to_move_name));
-    } else {
-        out!("{diagram}");
-    }
+    out!("{}", shown.diagram.trim_end());
     if let Some(last) = last {
         out!("last move: {}", last.text);
     }
     Ok(())
-}
-
-/// `diagram` without the part of a line that says whose turn it is: the
-/// games' diagrams say `{side} to move` (or `to play`, `to place`, `to
-/// return two cards (Recruiter)`) as one part of a line joined by `; ` or
-/// ` | `, or before a legend after two spaces.
-fn without_turn(diagram: &str, side: &str) -> String {
-    let turn = format!("{side} to ");
-    let lines = diagram.lines().map(|line| {
-        let Some(at) = line.find(&turn) else {
-            return line.to_string();
-        };
-        let rest = &line[at..];
-        let end = ["; ", " | ", "  "]
-            .iter()
-            .filter_map(|joint| rest.find(joint).map(|i| (i, *joint)))
-            .min();
-        match end {
-            // The part and the joint after it go.
-            Some((i, joint)) => format!("{}{}", &line[..at], rest[i + joint.len()..].trim_start()),
-            // The last part goes with the joint before it.
-            None => line[..at].trim_end_matches([';', '|', ' ']).to_string(),
-        }
-    });
-    lines.collect::<Vec<_>>().join("\n")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::without_turn;
-
-    /// The status lines of every game's diagram, as the engine writes them.
-    #[test]
-    fn a_finished_games_diagram_says_no_one_is_to_move() {
-        let cases = [
-            (
-                " 9 o o o B B B o o o\nblack to move  (* throne, + camp, o escape)",
-                "black",
-                " 9 o o o B B B o o o\n(* throne, + camp, o escape)",
-            ),
-            (
-                "i invader, d defender, K King + stack height; <> escape, ## throne\n\
-                 defenders to move; game over: king captured",
-                "defenders",
-                "i invader, d defender, K King + stack height; <> escape, ## throne\n\
-                 game over: king captured",
-            ),
-            (
-                "reserves: red 1, blue 0; 3 quiet turns; blue to move; game over: no units",
-                "blue",
-                "reserves: red 1, blue 0; 3 quiet turns; game over: no units",
-            ),
-            (
-                "second to play | passes 0 | tactics played 1/2\nfirst  stone  second",
-                "second",
-                "passes 0 | tactics played 1/2\nfirst  stone  second",
-            ),
-            (
-                "first to return two cards (Recruiter) | passes 0",
-                "first",
-                "passes 0",
-            ),
-            ("red to place", "red", ""),
-        ];
-        for (diagram, side, shown) in cases {
-            assert_eq!(without_turn(diagram, side), shown, "{diagram}");
-        }
-    }
 }

@@ -49,12 +49,10 @@ pub(crate) fn draw(pos: &AlmaTafl, outcome: Option<Outcome>) -> String {
             r + 1
         ));
     }
-    out.push_str(&format!(
-        "i invader, d defender, K King + stack height; <> escape, ## throne\n{} to move",
-        AlmaTafl::player_name(pos.side)
-    ));
-    if let Some(o) = outcome {
-        out.push_str(&format!("; game over: {}", o.reason));
+    out.push_str("i invader, d defender, K King + stack height; <> escape, ## throne\n");
+    match outcome {
+        Some(o) => out.push_str(&format!("game over: {}", o.reason)),
+        None => out.push_str(&format!("{} to move", AlmaTafl::player_name(pos.side))),
     }
     out.push('\n');
     out

@@ -28,16 +28,15 @@ fn cards_str(cards: &[Card], ansi: bool) -> String {
 pub fn board_diagram(b: &Board, ansi: bool) -> String {
     let name = |p: Player| super::PLAYER_NAMES[p.index()];
     let tactics = b.variant != Variant::Classic;
-    let mut out = format!(
-        "{} to {} | passes {}",
-        name(b.to_move),
-        if b.phase == Phase::Return {
-            "return two cards (Recruiter)"
-        } else {
-            "play"
-        },
-        b.passes,
-    );
+    // Whose turn it is, or once the game is decided how it ended.
+    let turn = match b.outcome() {
+        Some(over) => format!("game over: {}", over.reason),
+        None if b.phase == Phase::Return => {
+            format!("{} to return two cards (Recruiter)", name(b.to_move))
+        }
+        None => format!("{} to play", name(b.to_move)),
+    };
+    let mut out = format!("{turn} | passes {}", b.passes);
     if tactics {
         out.push_str(&format!(
             " | tactics played {}/{}",
@@ -213,6 +212,12 @@ legend: <N claimed by first, N> by second; * completed its side first; B Blind-M
             "{d}"
         );
         assert!(d.contains("\n   B1   9>    B2\n"), "{d}");
+        // Five stones claimed: the game is over, and no one is to play.
+        for stone in [0, 2, 4, 6, 8] {
+            b.stones[stone].claimed = Some(Player::One);
+        }
+        let d = board_diagram(&b, false);
+        assert!(d.starts_with("game over: five stones | passes 0\n"), "{d}");
         assert!(d.ends_with("discard: -\nlegend: <N claimed by first, N> by second; * completed its side first\n"), "{d}");
     }
 }

@@ -5,10 +5,11 @@ use std::fmt::Write;
 use super::cells::{has, SIZE};
 use super::variant::THRONE;
 use super::{Piece, Tablut};
-use crate::game::Player;
+use crate::game::{Outcome, Player};
 
-/// See [`Tablut::diagram`].
-pub(crate) fn diagram(pos: &Tablut) -> String {
+/// See [`Played::diagram`](crate::Played): the board, then whose turn it is
+/// (or, once `outcome` is decided, how the game ended) and the legend.
+pub(crate) fn diagram(pos: &Tablut, outcome: Option<Outcome>) -> String {
     let rules = pos.variant.rules();
     let mut out = String::from("   a b c d e f g h i\n");
     for r in 0..SIZE {
@@ -29,14 +30,11 @@ pub(crate) fn diagram(pos: &Tablut) -> String {
         }
         out.push('\n');
     }
-    let _ = writeln!(
-        out,
-        "{} to move  (* throne, + camp, o escape)",
-        if pos.side == Player::One {
-            "black"
-        } else {
-            "white"
-        }
-    );
+    let turn = match outcome {
+        Some(over) => format!("game over: {}", over.reason),
+        None if pos.side == Player::One => "black to move".to_string(),
+        None => "white to move".to_string(),
+    };
+    let _ = writeln!(out, "{turn}  (* throne, + camp, o escape)");
     out
 }

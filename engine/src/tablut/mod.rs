@@ -363,7 +363,7 @@ impl Played<Tablut> {
     /// A terminal drawing: `B` black, `W` white, `K` king; on empty cells `*`
     /// throne, `+` camp, `o` escape cell, `.` other.
     pub fn diagram(&self) -> String {
-        diagram::diagram(self.position())
+        diagram::diagram(self.position(), self.outcome())
     }
 
     /// An SVG picture: the board with its coordinates (columns `a`..`i`, rows

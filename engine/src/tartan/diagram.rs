@@ -72,19 +72,22 @@ pub(crate) fn draw(pos: &Tartan, outcome: Option<Outcome>) -> String {
         "r/b red/blue + height (1 Family, 2 Horde, 3 Army, 4 Cathedral); ~~ Loch; \
          R/B a Bishop (on a unit: blessed)\n",
     );
+    // Whose turn it is, or once the game is decided how it ended.
     let side = Tartan::player_name(pos.side);
+    let turn = match (outcome, pos.phase) {
+        (Some(o), _) => format!("game over: {}", o.reason),
+        (None, Phase::Placement) => format!("{side} to place"),
+        (None, Phase::Play) => format!("{side} to move"),
+    };
     match pos.phase {
         Phase::Placement => out.push_str(&format!(
-            "placement: red {} and blue {} tokens to place; {side} to place",
+            "placement: red {} and blue {} tokens to place; {turn}",
             pos.tokens[0], pos.tokens[1]
         )),
         Phase::Play => out.push_str(&format!(
-            "reserves: red {}, blue {}; {} quiet turns; {side} to move",
+            "reserves: red {}, blue {}; {} quiet turns; {turn}",
             pos.tokens[0], pos.tokens[1], pos.counter
         )),
-    }
-    if let Some(o) = outcome {
-        out.push_str(&format!("; game over: {}", o.reason));
     }
     out.push('\n');
     out

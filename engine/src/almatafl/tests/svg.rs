@@ -81,6 +81,11 @@ fn svg_draws_stacks_bottom_to_top_and_the_whole_chain() {
         title,
         "AlmaTafl (standard): game over: defenders won (king escaped)"
     );
+    // The diagram's last line too says how it ended, not whose turn it is.
+    assert_eq!(
+        after.diagram().lines().last(),
+        Some("game over: king escaped")
+    );
     assert_eq!(count(&doc, &["last-move", "from"]), 1);
     assert_eq!(count(&doc, &["last-move", "to"]), 3);
     assert_eq!(count(&doc, &["last-move", "arrow"]), 1);

@@ -327,6 +327,18 @@ fn diagram_marks_cells() {
     assert_eq!(lines[5], " 5 + + . . * . . + +");
     let c = Pos::start(Variant::BgaCorners, 0).diagram();
     assert_eq!(c.lines().nth(1), Some(" 1 o . . B B B . . o"));
+    // Once the king has escaped no one is to move: the line says so.
+    let won = Pos::from_notation(
+        Variant::Ashton,
+        "3bbb3/4b4/2k6/b7b/bb5bb/b7b/9/4b4/3bbb3 w -",
+    )
+    .unwrap();
+    let escape = won.parse_move("c3-c1").unwrap();
+    let won = won.play(&escape).ok().unwrap();
+    assert_eq!(
+        won.diagram().lines().nth(10),
+        Some("game over: king escaped  (* throne, + camp, o escape)")
+    );
 }
 
 #[test]

@@ -292,6 +292,10 @@ fn a_bishop_onto_its_own_cathedral_wins_before_the_draw_rules() {
     let p = red("C4=r4,G7=b4", "D4,G6", "0,0", 14);
     let after = play(&p, "B:D4-C4");
     assert_eq!(after.outcome(), Some(Outcome::win(RED, "coronation")));
+    // The diagram says how it ended, not whose turn it is.
+    let status = after.diagram().lines().last().unwrap().to_string();
+    assert!(status.ends_with("; game over: coronation"), "{status}");
+    assert!(!status.contains("to move"), "{status}");
     assert_eq!(kinds(&p, "B:D4-C4"), ["bishop", "coronation"]);
     assert!(moves(&after).is_empty());
     // A Bishop on an enemy Cathedral blocks it, and wins nothing: blue's
