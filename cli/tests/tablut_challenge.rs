@@ -17,12 +17,8 @@ use caber_engine::record::GameRecord;
 use caber_engine::tablut::{Tablut, Variant};
 use caber_engine::Played;
 
-fn write_frame(stream: &mut TcpStream, text: &str) {
-    stream
-        .write_all(&(text.len() as u32).to_be_bytes())
-        .unwrap();
-    stream.write_all(text.as_bytes()).unwrap();
-}
+mod challenge_wire;
+use challenge_wire::{state_message, write_frame};
 
 fn read_frame(stream: &mut TcpStream) -> Vec<u8> {
     let mut length = [0u8; 4];
@@ -30,33 +26,6 @@ fn read_frame(stream: &mut TcpStream) -> Vec<u8> {
     let mut body = vec![0u8; i32::from_be_bytes(length) as usize];
     stream.read_exact(&mut body).unwrap();
     body
-}
-
-/// The server's state message for a position in Caber's notation: the
-/// board's rows from row 1, `THRONE` on an empty e5, and the turn.
-fn state_message(notation: &str, turn: &str) -> String {
-    let board = notation.split(' ').next().unwrap();
-    let rows: Vec<String> = board
-        .split('/')
-        .enumerate()
-        .map(|(r, row)| {
-            let mut cells = Vec::new();
-            for c in row.chars() {
-                match c {
-                    'b' => cells.push("BLACK"),
-                    'w' => cells.push("WHITE"),
-                    'k' => cells.push("KING"),
-                    d => (0..d.to_digit(10).unwrap()).for_each(|_| cells.push("EMPTY")),
-                }
-            }
-            if r == 4 && cells[4] == "EMPTY" {
-                cells[4] = "THRONE";
-            }
-            let quoted: Vec<String> = cells.iter().map(|c| format!("\"{c}\"")).collect();
-            format!("[{}]", quoted.join(","))
-        })
-        .collect();
-    format!("{{\"board\":[{}],\"turn\":\"{turn}\"}}", rows.join(","))
 }
 
 /// The server's turn after a position: who moves, or how it ended.

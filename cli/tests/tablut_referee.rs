@@ -4,7 +4,7 @@
 //! side with no legal move) and against `caber tablut-challenge` itself,
 //! from a position and from a record.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 use caber_engine::record::GameRecord;
 use caber_engine::tablut::{Tablut, Variant};
 use caber_engine::Played;
+
+mod challenge_wire;
+use challenge_wire::{state_message, write_frame};
 
 /// A running referee: its process and the two ports it listens on.
 struct Referee {
@@ -68,13 +71,6 @@ impl Referee {
     }
 }
 
-fn write_frame(stream: &mut TcpStream, text: &str) {
-    stream
-        .write_all(&(text.len() as u32).to_be_bytes())
-        .unwrap();
-    stream.write_all(text.as_bytes()).unwrap();
-}
-
 /// The next frame, or `None` once the referee has closed the connection.
 fn read_frame(stream: &mut TcpStream) -> Option<String> {
     let mut length = [0u8; 4];
@@ -111,33 +107,9 @@ fn turn_of(state: &str) -> (String, String) {
     )
 }
 
-/// The server's state message for a position in Caber's notation.
+/// The server's state message for `game`.
 fn state_of(game: &Played<Tablut>, turn: &str) -> String {
-    let board = game.to_notation();
-    let rows: Vec<String> = board
-        .split(' ')
-        .next()
-        .unwrap()
-        .split('/')
-        .enumerate()
-        .map(|(r, row)| {
-            let mut cells = Vec::new();
-            for c in row.chars() {
-                match c {
-                    'b' => cells.push("BLACK"),
-                    'w' => cells.push("WHITE"),
-                    'k' => cells.push("KING"),
-                    d => (0..d.to_digit(10).unwrap()).for_each(|_| cells.push("EMPTY")),
-                }
-            }
-            if r == 4 && cells[4] == "EMPTY" {
-                cells[4] = "THRONE";
-            }
-            let quoted: Vec<String> = cells.iter().map(|c| format!("\"{c}\"")).collect();
-            format!("[{}]", quoted.join(","))
-        })
-        .collect();
-    format!("{{\"board\":[{}],\"turn\":\"{turn}\"}}", rows.join(","))
+    state_message(&game.to_notation(), turn)
 }
 
 fn start() -> Played<Tablut> {
