@@ -127,9 +127,8 @@ pub async fn run(session: &mut Session, args: &ServeArgs) -> anyhow::Result<()> 
         None,
     );
     let ending = loop {
-        if let Some(ending) = send(&mut players, &shown).await {
-            break ending;
-        }
+        let left = send(&mut players, &shown).await;
+        // A final state ends the game whoever can still read it.
         let Turn::ToMove(color) = shown.turn else {
             break Ending {
                 turn: shown.turn,
@@ -137,6 +136,9 @@ pub async fn run(session: &mut Session, args: &ServeArgs) -> anyhow::Result<()> 
                 send: false,
             };
         };
+        if let Some(ending) = left {
+            break ending;
+        }
         let sent = Instant::now();
         let player = &mut players[index(color)];
         let frame = tokio::time::timeout(timeout, read_frame(&mut player.stream)).await;
