@@ -46,6 +46,8 @@ import tempfile
 import time
 from datetime import date
 
+from tablut_challenge import git_commit
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
 
@@ -151,12 +153,6 @@ def playouts(binary, listed, seconds):
         games_s, moves_s, length = caber_playouts(binary, game, variant, seconds)
         rows.append(f"| {game} | {variant} | {games_s:,.0f} | {moves_s:,.0f} | {length:.1f} |")
     return rows
-
-
-def git_commit(repo):
-    return subprocess.run(
-        ["git", "-C", repo, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
 
 
 def build_ludii(clone, build):

@@ -62,6 +62,22 @@ impl Color {
         }
     }
 
+    /// The player's name as Caber's Tablut writes it (`white`, `black`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
+    /// The player of Caber's Tablut `side` (black is side one).
+    pub fn of_side(side: proto::Side) -> Color {
+        match side {
+            proto::Side::One => Color::Black,
+            _ => Color::White,
+        }
+    }
+
     /// The opponent.
     pub fn other(self) -> Color {
         match self {

@@ -146,14 +146,14 @@ pub async fn run(session: &mut Session, args: &ServeArgs) -> anyhow::Result<()> 
             Err(_) => {
                 break Ending {
                     turn: win_of(color.other()),
-                    reason: format!("{} did not move within {} s", name(color), args.timeout),
+                    reason: format!("{} did not move within {} s", color.name(), args.timeout),
                     send: false,
                 }
             }
             Ok(Ok(None)) | Ok(Err(Failure::Connection(_))) => {
                 break Ending {
                     turn: win_of(color.other()),
-                    reason: format!("{} left the game", name(color)),
+                    reason: format!("{} left the game", color.name()),
                     send: true,
                 }
             }
@@ -172,13 +172,13 @@ pub async fn run(session: &mut Session, args: &ServeArgs) -> anyhow::Result<()> 
                 if json {
                     out!(
                         "{}",
-                        json!({"ply": ply, "side": name(color), "move": mv,
+                        json!({"ply": ply, "side": color.name(), "move": mv,
                                "timeMs": took.as_millis() as u64})
                     );
                 } else {
                     out!(
                         "{ply:>4}. {:<6} {mv}  {:.2} s",
-                        name(color),
+                        color.name(),
                         took.as_secs_f64()
                     );
                     crate::output::events(&applied.events);
@@ -209,12 +209,12 @@ pub async fn run(session: &mut Session, args: &ServeArgs) -> anyhow::Result<()> 
                 if json {
                     out!(
                         "{}",
-                        json!({"illegal": why, "side": name(color), "errors": player.errors})
+                        json!({"illegal": why, "side": color.name(), "errors": player.errors})
                     );
                 } else {
                     out!(
                         "      {} made an illegal move ({} of {} forgiven): {why}",
-                        name(color),
+                        color.name(),
                         player.errors,
                         args.errors
                     );
@@ -222,7 +222,7 @@ pub async fn run(session: &mut Session, args: &ServeArgs) -> anyhow::Result<()> 
                 if lost {
                     break Ending {
                         turn: win_of(color.other()),
-                        reason: format!("{} made an illegal move: {why}", name(color)),
+                        reason: format!("{} made an illegal move: {why}", color.name()),
                         send: true,
                     };
                 }
@@ -344,30 +344,32 @@ async fn join(
         .map_err(|_| {
             Failure::Connection(format!(
                 "{} did not connect in {} s",
-                name(color),
+                color.name(),
                 CONNECTION_WAIT.as_secs()
             ))
         })?
-        .map_err(|e| Failure::Connection(format!("{}'s connection failed ({e})", name(color))))?;
+        .map_err(|e| Failure::Connection(format!("{}'s connection failed ({e})", color.name())))?;
     let frame = tokio::time::timeout(timeout, read_frame(&mut stream))
         .await
         .map_err(|_| {
             Failure::Connection(format!(
                 "{} sent no name in {} s",
-                name(color),
+                color.name(),
                 timeout.as_secs()
             ))
         })??
-        .ok_or_else(|| Failure::Connection(format!("{} left before naming itself", name(color))))?;
+        .ok_or_else(|| {
+            Failure::Connection(format!("{} left before naming itself", color.name()))
+        })?;
     let player =
-        read_name(&frame).map_err(|why| Failure::Protocol(format!("{}: {why}", name(color))))?;
+        read_name(&frame).map_err(|why| Failure::Protocol(format!("{}: {why}", color.name())))?;
     if json {
         out!(
             "{}",
-            json!({"side": name(color), "name": player, "from": peer.to_string()})
+            json!({"side": color.name(), "name": player, "from": peer.to_string()})
         );
     } else {
-        out!("{}: {player} ({peer})", name(color));
+        out!("{}: {player} ({peer})", color.name());
     }
     Ok(Client {
         color,
@@ -386,7 +388,7 @@ async fn send(players: &mut [Client; 2], state: &State) -> Option<Ending> {
         if write_frame(&mut player.stream, &message).await.is_err() && ending.is_none() {
             ending = Some(Ending {
                 turn: win_of(player.color.other()),
-                reason: format!("{} left the game", name(player.color)),
+                reason: format!("{} left the game", player.color.name()),
                 send: true,
             });
         }
@@ -451,10 +453,8 @@ fn tablut(report: &proto::PositionReport) -> anyhow::Result<&proto::TablutPositi
 }
 
 fn mover(report: &proto::PositionReport) -> anyhow::Result<Color> {
-    Ok(match proto::Side::try_from(tablut(report)?.side_to_move) {
-        Ok(proto::Side::One) => Color::Black,
-        _ => Color::White,
-    })
+    let side = proto::Side::try_from(tablut(report)?.side_to_move);
+    Ok(Color::of_side(side.unwrap_or(proto::Side::Two)))
 }
 
 fn win_of(color: Color) -> Turn {
@@ -468,13 +468,6 @@ fn index(color: Color) -> usize {
     match color {
         Color::White => 0,
         Color::Black => 1,
-    }
-}
-
-fn name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
     }
 }
 

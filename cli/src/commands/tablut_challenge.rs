@@ -134,7 +134,7 @@ pub async fn run(session: &mut Session, args: &ChallengeArgs) -> anyhow::Result<
     } else {
         out!(
             "connected to {address} as {} ({}); {} s a move, safety margin {:.2} s",
-            args.color().wire().to_lowercase(),
+            args.color().name(),
             args.name,
             args.timeout,
             margin.get().as_secs_f64()
@@ -233,7 +233,7 @@ async fn play_move(
         let win = score.map_or(0.5, |s| s.win_probability);
         out!(
             "{ply:>4}. {:<6} {}  caber: {:.2} s, depth {depth}, white: {}, win probability {:.2}",
-            args.color().wire().to_lowercase(),
+            args.color().name(),
             mv.text,
             took.as_secs_f64(),
             eval.map_or("none".to_string(), |e| e.to_string()),
@@ -385,7 +385,7 @@ async fn follow(
         anyhow::bail!("the service's position is not a Tablut position");
     };
     let mover = proto::Side::try_from(before.side_to_move).unwrap_or(proto::Side::Unspecified);
-    if same_board(&before, state) && state.turn == game_turn(mover) {
+    if same_board(&before, state) && state.turn == Turn::ToMove(Color::of_side(mover)) {
         match game.sent.take() {
             Some(mv) => {
                 out!("the server refused our move {mv} as illegal and asks again (state {n})");
@@ -398,11 +398,7 @@ async fn follow(
     if same_board(&before, state) && !matches!(state.turn, Turn::ToMove(_)) {
         // The server ends a game on the board as it stands when the side to
         // move made an illegal move (or had none to make).
-        let side = if mover == proto::Side::One {
-            "black"
-        } else {
-            "white"
-        };
+        let side = Color::of_side(mover).name();
         let why = match game.sent.take() {
             Some(mv) => {
                 game.record.moves.pop();
@@ -486,11 +482,7 @@ async fn follow(
             if json {
                 out!("{}", json!({"ply": ply, "move": text, "ours": false}));
             } else {
-                let side = if mover == proto::Side::One {
-                    "black"
-                } else {
-                    "white"
-                };
+                let side = Color::of_side(mover).name();
                 out!("{ply:>4}. {side:<6} {text}");
             }
         }
@@ -498,14 +490,6 @@ async fn follow(
     crate::output::events(&applied.events);
     game.report = report;
     Ok(())
-}
-
-/// The server's turn for `side` to move.
-fn game_turn(side: proto::Side) -> Turn {
-    match side {
-        proto::Side::One => Turn::ToMove(Color::Black),
-        _ => Turn::ToMove(Color::White),
-    }
 }
 
 fn same_board(position: &proto::TablutPosition, state: &State) -> bool {
@@ -611,7 +595,7 @@ fn finish(
     let path = args.record.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
             "caber-tablut-challenge-{}-{}.record",
-            args.color().wire().to_lowercase(),
+            args.color().name(),
             Civil::now().stamp()
         ))
     });
