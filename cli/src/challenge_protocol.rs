@@ -258,18 +258,38 @@ impl State {
     }
 }
 
-/// A player's name message read as the server reads it: a JSON string
-/// (quotes included), of which the first 10 characters are kept, letters
-/// and digits only. An error says what came instead.
+/// A player's name message read as the server reads it (Gson 2.2.2's
+/// lenient reader): a JSON string, a single-quoted string, or a bare word
+/// such as `Player1` (what albe873/tablut.cpp sends), blanks around it
+/// allowed; then the first 10 characters are kept, letters and digits only.
+/// An error says what came instead: the server stops with an exception on
+/// it (`Player 1`, `{}`, `null`, nothing).
 pub fn read_name(text: &str) -> Result<String, String> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::String(name)) => Ok(name
-            .chars()
-            .take(10)
-            .filter(|c| c.is_alphanumeric())
-            .collect()),
-        _ => Err(format!("a name that is not a JSON string: {}", quote(text))),
-    }
+    let refused = || format!("a name the server cannot read: {}", quote(text));
+    let word = text.trim_matches([' ', '\t', '\n', '\r']);
+    let name = if word.starts_with('"') {
+        match serde_json::from_str::<Value>(word) {
+            Ok(Value::String(name)) => name,
+            _ => return Err(refused()),
+        }
+    } else if let Some(inner) = word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+        if inner.contains(['\'', '\\']) {
+            return Err(refused());
+        }
+        inner.to_string()
+    } else if word.is_empty()
+        || word == "null"
+        || word.contains(|c: char| c.is_whitespace() || "/\\;#={}[]:,'\"".contains(c))
+    {
+        return Err(refused());
+    } else {
+        word.to_string()
+    };
+    Ok(name
+        .chars()
+        .take(10)
+        .filter(|c| c.is_alphanumeric())
+        .collect())
 }
 
 /// A move message read as the server reads it: an object whose `from` and
@@ -455,10 +475,23 @@ mod tests {
         // The first 10 characters, letters and digits only.
         assert_eq!(read_name("\"a b-c_d.e/f9xyz\"").unwrap(), "abcde");
         assert_eq!(read_name("\"Très1234567\"").unwrap(), "Très123456");
-        assert!(read_name("caber")
-            .unwrap_err()
-            .contains("not a JSON string"));
-        assert!(read_name("{}").is_err());
+        // What Gson 2.2.2, the server's reader, makes of other names (its
+        // answers, run on each of them).
+        assert_eq!(read_name("Player1").unwrap(), "Player1");
+        assert_eq!(read_name("  caber\n").unwrap(), "caber");
+        assert_eq!(read_name("123").unwrap(), "123");
+        assert_eq!(read_name("'x y'").unwrap(), "xy");
+        assert_eq!(read_name("\"a\" ").unwrap(), "a");
+        for refused in [
+            "Player 1", "a;b", "a#b", "a/b", "a=b", "{}", "[1]", "null", "", "\"a\" x",
+        ] {
+            assert!(
+                read_name(refused)
+                    .unwrap_err()
+                    .contains("a name the server cannot read"),
+                "{refused}"
+            );
+        }
         assert_eq!(
             read_move(r#"{"from":"e4","to":"h4","turn":"WHITE"}"#).unwrap(),
             ("e4".to_string(), "h4".to_string())
