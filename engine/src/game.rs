@@ -12,6 +12,8 @@ use std::fmt;
 use std::hash::Hash;
 use std::ops::ControlFlow;
 
+use rand::Rng;
+
 /// One of the two players. Each game documents which side is which
 /// (for Tablut `One` = black attackers, `Two` = white defenders).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -360,7 +362,7 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
     /// given the number of moves (at least 1), or `None` without moves
     /// (`pick` not called). Same preconditions. The default lists the moves
     /// into `moves` (scratch space); games that can count and find without
-    /// listing override it. A random playout draws its moves this way.
+    /// listing override it.
     fn pick_move(
         &self,
         pick: impl FnOnce(usize) -> usize,
@@ -375,6 +377,19 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
             0 => None,
             n => moves.get(pick(n)).copied(),
         }
+    }
+
+    /// A uniformly random move, or `None` without moves (same
+    /// preconditions): every move [`Game::generate`] gives exactly as
+    /// likely. The default draws one index by [`Game::pick_move`]; games
+    /// that can draw faster otherwise (by rejection, say) override it, the
+    /// distribution kept exactly uniform. Random playouts draw this way.
+    fn random_move<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        moves: &mut Vec<Self::Move>,
+    ) -> Option<Self::Move> {
+        self.pick_move(|n| rng.random_range(0..n), moves)
     }
 
     /// The end of the game when the side to move has no legal move (and the

@@ -150,8 +150,7 @@ impl History {
     }
 
     /// A uniformly random move of `pos` (the current node), or the end of the
-    /// game there ([`Game::pick_move`], `moves` its scratch space). Draws one
-    /// number from `rng`, the index into the moves [`History::turn`] would list.
+    /// game there ([`Game::random_move`], `moves` its scratch space).
     pub fn random_turn<G: Game, R: Rng>(
         &self,
         pos: &G,
@@ -161,8 +160,7 @@ impl History {
         if let Some(o) = self.settled(pos) {
             return Err(o);
         }
-        pos.pick_move(|n| rng.random_range(0..n), moves)
-            .ok_or_else(|| pos.no_moves())
+        pos.random_move(rng, moves).ok_or_else(|| pos.no_moves())
     }
 
     /// The end of the game at `pos` (the current node), if it is over; stops

@@ -394,7 +394,9 @@ mod tests {
 
     /// The fast random-game loops play the seeded games a plain loop over
     /// the client surface plays (legal moves, then the position after the
-    /// drawn one): the same number of plies, game after game.
+    /// drawn one): the same number of plies, game after game. Tablut draws
+    /// its moves by rejection, not by one index, so its games differ; its
+    /// draws are tested for uniformity in `tablut/tests/uniform.rs`.
     #[test]
     fn random_games_are_the_plain_loops_games() {
         fn same<P: Playable>(root: P) {
@@ -409,9 +411,6 @@ mod tests {
                 assert_eq!((fast.games, fast.plies), (1, plain.plies));
                 assert!(fast.plies > 0);
             }
-        }
-        for v in [TablutVariant::Bga, TablutVariant::Linnaeus] {
-            same(Played::<Tablut>::start(v, 0));
         }
         same(Played::<AlmaTafl>::start(AlmaVariant::Standard, 0));
         same(Played::<crate::tartan::Tartan>::start(

@@ -427,6 +427,10 @@ impl Game for AlmaTafl {
         movegen::generate(self, &mut f)
     }
 
+    fn pick_move(&self, pick: impl FnOnce(usize) -> usize, _: &mut Vec<Move>) -> Option<Move> {
+        movegen::pick(self, pick)
+    }
+
     fn no_moves(&self) -> Outcome {
         Outcome::win(self.side.opponent(), "no legal move")
     }

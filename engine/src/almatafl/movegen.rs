@@ -29,51 +29,116 @@ pub(crate) fn may_land(geo: &Geometry, board: &[u8; CELLS], piece: u8, to: usize
     geo.land[to][board[to] as usize & 63] >> piece & 1 != 0
 }
 
+/// The disc moves of the side to move, gathered without a branch per
+/// landing cell, by start cell in cell order, each disc's in direction
+/// order; and, on the defenders' turn with the King on top of his stack,
+/// his cell and the number of disc moves from the cells before it (where
+/// his chains go in the order of the moves).
+struct Discs {
+    moves: [[u8; 2]; 256],
+    len: usize,
+    king: Option<(usize, usize)>,
+}
+
+impl Discs {
+    #[inline(always)]
+    fn of(pos: &AlmaTafl) -> Discs {
+        let geo = geometry();
+        let (mut starts, landings) = match pos.side {
+            Player::One => (pos.mask(Mask::Invaders), pos.mask(Mask::Landings)),
+            Player::Two => {
+                let king = u128::from(top(pos.board[pos.king as usize]) == KING) << pos.king;
+                let throne = 1u128 << geo.throne;
+                let landings = pos.mask(Mask::Landings) & !throne & !king;
+                (pos.mask(Mask::Defenders) | king, landings)
+            }
+        };
+        // The landing bits spread to one byte per cell (indexed by `to & 127`: no bounds check).
+        let mut may = [0u8; 128];
+        for (k, cells) in may.chunks_exact_mut(8).take(CELLS.div_ceil(8)).enumerate() {
+            cells.copy_from_slice(&SPREAD[(landings >> (8 * k)) as usize & 0xff].to_le_bytes());
+        }
+        let mut discs = Discs {
+            moves: [[0u8; 2]; 256],
+            len: 0,
+            king: None,
+        };
+        let mut n = 0u8;
+        while starts != 0 {
+            let from = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            if from == pos.king as usize {
+                discs.king = Some((from, usize::from(n)));
+                continue;
+            }
+            for &to in &geo.disc_steps[from][height(pos.board[from]) & 3] {
+                discs.moves[usize::from(n)] = [from as u8, to];
+                n += may[usize::from(to & 127)];
+            }
+        }
+        discs.len = usize::from(n);
+        discs
+    }
+}
+
 /// Calls `f` with every legal move (the game is known not to be decided):
 /// by start cell in cell order, disc moves in direction order.
 pub(crate) fn generate<F: FnMut(Move) -> ControlFlow<()>>(
     pos: &AlmaTafl,
     f: &mut F,
 ) -> ControlFlow<()> {
-    let geo = geometry();
-    let (mut starts, landings) = match pos.side {
-        Player::One => (pos.mask(Mask::Invaders), pos.mask(Mask::Landings)),
-        Player::Two => {
-            let king = u128::from(top(pos.board[pos.king as usize]) == KING) << pos.king;
-            let throne = 1u128 << geo.throne;
-            let landings = pos.mask(Mask::Landings) & !throne & !king;
-            (pos.mask(Mask::Defenders) | king, landings)
-        }
-    };
-    // The landing bits spread to one byte per cell (indexed by `to & 127`: no bounds check).
-    let mut may = [0u8; 128];
-    for (k, cells) in may.chunks_exact_mut(8).take(CELLS.div_ceil(8)).enumerate() {
-        cells.copy_from_slice(&SPREAD[(landings >> (8 * k)) as usize & 0xff].to_le_bytes());
+    let discs = Discs::of(pos);
+    let before = discs.king.map_or(discs.len, |(_, before)| before);
+    for &cells in &discs.moves[..before] {
+        f(Move::disc(cells))?;
     }
-    // The disc moves, gathered without a branch per landing cell, then handed out.
-    let mut found = [[0u8; 2]; 256];
-    let mut n = 0u8;
-    while starts != 0 {
-        let from = starts.trailing_zeros() as usize;
-        starts &= starts - 1;
-        if from == pos.king as usize {
-            // The King's chains come in cell order, after the discs before him.
-            for &cells in &found[..usize::from(n)] {
-                f(Move::disc(cells))?;
-            }
-            n = 0;
-            king_chains(pos, from, f)?;
-            continue;
-        }
-        for &to in &geo.disc_steps[from][height(pos.board[from]) & 3] {
-            found[usize::from(n)] = [from as u8, to];
-            n += may[usize::from(to & 127)];
-        }
+    if let Some((king, _)) = discs.king {
+        king_chains(pos, king, f)?;
     }
-    for &cells in &found[..usize::from(n)] {
+    for &cells in &discs.moves[before..discs.len] {
         f(Move::disc(cells))?;
     }
     ControlFlow::Continue(())
+}
+
+/// The move [`generate`] gives at the index `pick` chooses given the number
+/// of moves, without listing them; `None` (and `pick` not called) without
+/// moves. The King's chains are counted, and the one chosen found again.
+pub(crate) fn pick(pos: &AlmaTafl, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+    let discs = Discs::of(pos);
+    let (before, chains) = match discs.king {
+        Some((king, before)) => {
+            let mut chains = 0;
+            let _ = king_chains(pos, king, &mut |_| {
+                chains += 1;
+                ControlFlow::Continue(())
+            });
+            (before, chains)
+        }
+        None => (discs.len, 0),
+    };
+    let total = discs.len + chains;
+    if total == 0 {
+        return None;
+    }
+    let n = pick(total);
+    if n < before {
+        Some(Move::disc(discs.moves[n]))
+    } else if n < before + chains {
+        let (king, _) = discs.king?;
+        let (mut i, mut found) = (before, None);
+        let _ = king_chains(pos, king, &mut |m| {
+            if i == n {
+                found = Some(m);
+                return ControlFlow::Break(());
+            }
+            i += 1;
+            ControlFlow::Continue(())
+        });
+        found
+    } else {
+        discs.moves.get(n - chains).map(|&cells| Move::disc(cells))
+    }
 }
 
 /// A King chain from `start`: the board is the position's (the King still

@@ -80,6 +80,8 @@
 
 use std::ops::ControlFlow;
 
+use rand::Rng;
+
 use crate::game::{
     Event, Game, NotationError, Outcome, PerfectInformation, Player, Repetition, SetupError,
 };
@@ -467,6 +469,13 @@ impl Game for Tablut {
                 Some(Move::Pass)
             }
             _ => step,
+        }
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, _: &mut Vec<Move>) -> Option<Move> {
+        match movegen::random_step(self, rng) {
+            None if self.variant.rules().stuck_passes => Some(Move::Pass),
+            step => step,
         }
     }
 

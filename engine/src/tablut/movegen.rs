@@ -4,6 +4,8 @@
 
 use std::ops::ControlFlow;
 
+use rand::Rng;
+
 use super::bits::{self, ones, select, slide, Bits, NONE};
 use super::cells::{Cell, SIZE};
 use super::{Move, Tablut};
@@ -85,6 +87,48 @@ fn for_each_piece<F: FnMut(Reach) -> ControlFlow<()>>(pos: &Tablut, f: F) -> Con
     for_each_piece_of(pos, pos.side, f)
 }
 
+/// What the reach of `player`'s pieces is read from: the board's rows with
+/// the king in them, and the player's own pieces.
+struct Board<'a> {
+    pos: &'a Tablut,
+    occupied: [u16; SIZE],
+    own: Bits,
+}
+
+impl<'a> Board<'a> {
+    #[inline(always)]
+    fn of(pos: &'a Tablut, player: Player) -> Self {
+        let king = usize::from(pos.king);
+        let mut occupied: [u16; SIZE] = std::array::from_fn(|r| pos.black[r] | pos.white[r]);
+        let mine = if player == Player::One {
+            &pos.black
+        } else {
+            &pos.white
+        };
+        let mut own = bits::from_rows(mine);
+        if pos.king != NONE {
+            occupied[king / SIZE] |= 1 << (king % SIZE);
+            if player == Player::Two {
+                own |= 1 << king;
+            }
+        }
+        Board { pos, occupied, own }
+    }
+
+    /// The reach of the piece on `from`.
+    #[inline(always)]
+    fn reach(&self, from: usize) -> Reach {
+        let masks = &self.pos.variant.rules().masks;
+        let (r, c) = (from / SIZE, from % SIZE);
+        let m = &masks.slides[usize::from(from == usize::from(self.pos.king))][from];
+        Reach {
+            from: from as u8,
+            row: slide(c, self.occupied[r] | m.row_blocks) & !m.row_no_stop,
+            col: slide(r, self.pos.column(c) | m.col_blocks) & !m.col_no_stop,
+        }
+    }
+}
+
 /// Calls `f` with the reach of each piece of `player`, in cell order.
 #[inline(always)]
 fn for_each_piece_of<F: FnMut(Reach) -> ControlFlow<()>>(
@@ -92,32 +136,12 @@ fn for_each_piece_of<F: FnMut(Reach) -> ControlFlow<()>>(
     player: Player,
     mut f: F,
 ) -> ControlFlow<()> {
-    let rules = pos.variant.rules();
-    let masks = &rules.masks;
-    let king = usize::from(pos.king);
-    let mut occupied: [u16; SIZE] = std::array::from_fn(|r| pos.black[r] | pos.white[r]);
-    let mine = if player == Player::One {
-        &pos.black
-    } else {
-        &pos.white
-    };
-    let mut own = bits::from_rows(mine);
-    if pos.king != NONE {
-        occupied[king / SIZE] |= 1 << (king % SIZE);
-        if player == Player::Two {
-            own |= 1 << king;
-        }
-    }
+    let board = Board::of(pos, player);
+    let mut own = board.own;
     while own != 0 {
         let from = own.trailing_zeros() as usize;
         own &= own - 1;
-        let (r, c) = (from / SIZE, from % SIZE);
-        let m = &masks.slides[usize::from(from == king)][from];
-        f(Reach {
-            from: from as u8,
-            row: slide(c, occupied[r] | m.row_blocks) & !m.row_no_stop,
-            col: slide(r, pos.column(c) | m.col_blocks) & !m.col_no_stop,
-        })?;
+        f(board.reach(from))?;
     }
     ControlFlow::Continue(())
 }
@@ -224,6 +248,42 @@ pub(crate) fn pick_step(pos: &Tablut, pick: impl FnOnce(usize) -> usize) -> Opti
     }
     let start = if k == 0 { 0 } else { usize::from(ends[k - 1]) };
     reaches.get(k)?.nth(n - start).ok()
+}
+
+/// Rounds [`random_step`] draws before it counts the steps.
+const ROUNDS: usize = 64;
+
+/// A uniformly random step of the side to move, drawn without listing the
+/// steps. Each round draws one of the side's pieces and one of the 16
+/// places of its column (8) and its row (8) alike, and takes the piece's
+/// `m`-th reachable place of that line when it has an `m`-th: every step
+/// then has the same chance in a round (1 in 16 times the pieces), and a
+/// round that hits no step is drawn again. After [`ROUNDS`] misses (a side
+/// with few steps or none) the step is drawn from the counted steps
+/// ([`pick_step`]), uniform too, so the step drawn is exactly uniform.
+pub(crate) fn random_step<R: Rng + ?Sized>(pos: &Tablut, rng: &mut R) -> Option<Move> {
+    let board = Board::of(pos, pos.side);
+    // The pieces' cells; more than 16 (never in a valid position) go to
+    // the counted draw.
+    let (mut cells, mut pieces) = ([0u8; 17], 0);
+    let mut own = board.own;
+    while own != 0 && pieces < cells.len() {
+        cells[pieces] = own.trailing_zeros() as u8;
+        own &= own - 1;
+        pieces += 1;
+    }
+    if pieces > 0 && pieces <= 16 {
+        for _ in 0..ROUNDS {
+            let slot = rng.random_range(0..16 * pieces);
+            let reach = board.reach(usize::from(cells[slot / 16]));
+            let (vertical, m) = (slot % 16 < 8, slot % 8);
+            let line = if vertical { reach.col } else { reach.row };
+            if m < ones(line) {
+                return Some(reach.step(select(line, m), vertical));
+            }
+        }
+    }
+    pick_step(pos, |n| rng.random_range(0..n))
 }
 
 /// Every cell a piece of `player` could move to if it were `player`'s turn,

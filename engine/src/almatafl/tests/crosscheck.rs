@@ -1,6 +1,7 @@
 //! The fast generator against the slow reference over random positions.
 
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -89,6 +90,9 @@ fn check(p: &Pos, rng: &mut ChaCha8Rng) {
         return;
     }
     assert_eq!(p.position().decided().is_some(), r.finished(), "{p:?}");
+    if !r.finished() {
+        check_counted_draw(p.position());
+    }
     let expected: Vec<String> = {
         let mut v: Vec<String> = r.distinct_moves().values().map(|c| chain_text(c)).collect();
         v.sort();
@@ -127,6 +131,29 @@ fn check(p: &Pos, rng: &mut ChaCha8Rng) {
         let text = chain.iter().map(|&c| name(c)).collect::<Vec<_>>().join("-");
         let m = p.parse_move(&text).unwrap();
         assert_eq!(p.check(&m).is_ok(), legal.contains(&text), "{p:?} {text}");
+    }
+}
+
+/// The counted draw gives the generator's `n`-th move for every `n`, told
+/// the number of moves, and nothing without moves.
+fn check_counted_draw(pos: &AlmaTafl) {
+    let mut listed = Vec::new();
+    let _ = pos.generate(|m| {
+        listed.push(m);
+        ControlFlow::Continue(())
+    });
+    for n in 0..listed.len() {
+        let picked = pos.pick_move(
+            |count| {
+                assert_eq!(count, listed.len());
+                n
+            },
+            &mut Vec::new(),
+        );
+        assert_eq!(picked, Some(listed[n]), "{pos:?} move {n}");
+    }
+    if listed.is_empty() {
+        assert_eq!(pos.pick_move(|_| unreachable!(), &mut Vec::new()), None);
     }
 }
 

@@ -6,6 +6,7 @@ mod prop;
 pub(super) mod rules;
 mod search;
 mod svg;
+mod uniform;
 
 use crate::tablut::Tablut;
 use crate::Played;

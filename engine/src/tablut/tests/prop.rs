@@ -131,6 +131,12 @@ fn check_count_and_nth(pos: &Tablut) {
         );
         assert_eq!(picked, Some(listed[n]));
     }
+    // Draws without listing give listed moves (their uniformity: uniform.rs).
+    let mut rng = ChaCha8Rng::seed_from_u64(listed.len() as u64);
+    for _ in 0..8 {
+        let drawn = pos.random_move(&mut rng, &mut Vec::new());
+        assert!(drawn.is_some_and(|m| listed.contains(&m)), "{drawn:?}");
+    }
 }
 
 /// Plays seeded random games in every variant and compares, at every position,
