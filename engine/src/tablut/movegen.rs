@@ -8,6 +8,7 @@ use rand::Rng;
 
 use super::bits::{self, ones, select, slide, Bits, NONE};
 use super::cells::{Cell, SIZE};
+use super::variant::Masks;
 use super::{Move, Tablut};
 use crate::game::Player;
 
@@ -91,6 +92,7 @@ fn for_each_piece<F: FnMut(Reach) -> ControlFlow<()>>(pos: &Tablut, f: F) -> Con
 /// the king in them, and the player's own pieces.
 struct Board<'a> {
     pos: &'a Tablut,
+    masks: &'a Masks,
     occupied: [u16; SIZE],
     own: Bits,
 }
@@ -112,15 +114,19 @@ impl<'a> Board<'a> {
                 own |= 1 << king;
             }
         }
-        Board { pos, occupied, own }
+        Board {
+            pos,
+            masks: &pos.variant.rules().masks,
+            occupied,
+            own,
+        }
     }
 
     /// The reach of the piece on `from`.
     #[inline(always)]
     fn reach(&self, from: usize) -> Reach {
-        let masks = &self.pos.variant.rules().masks;
         let (r, c) = (from / SIZE, from % SIZE);
-        let m = &masks.slides[usize::from(from == usize::from(self.pos.king))][from];
+        let m = &self.masks.slides[usize::from(from == usize::from(self.pos.king))][from];
         Reach {
             from: from as u8,
             row: slide(c, self.occupied[r] | m.row_blocks) & !m.row_no_stop,
