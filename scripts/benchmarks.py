@@ -12,6 +12,11 @@ Measures, one thread each, on this machine now:
 - Ashton perft(5) from the start: the count and the time it took;
 - alpha-beta to a fixed depth from fixed positions: nodes, nodes per second
   and the time to that depth, on 1 thread and on 2;
+- Monte Carlo tree search (`mcts`, uniformly random playouts) for a fixed
+  number of nodes from the start: nodes per second, one thread;
+with --baseline BINARY (an earlier build, say of the commit before a speed
+change, named by --baseline-label), every figure of those tables measured
+with it too, row by row in the same run, beside the ratio now/baseline;
 with --ludii CLONE (a clone of Ludii outside this repository, e.g. of the
 mirror docs/MEASUREMENTS.md names), random playouts side by side with
 Ludii's in Tablut `linnaeus` and AlmaTafl: Ludii's Common, Language and Core
@@ -70,6 +75,13 @@ SEARCH_DEPTHS = {
     ("tartan", "standard"): 10,
 }
 SEARCH_DEPTH = 5
+# The Monte Carlo searches timed from the start: nodes a search.
+MCTS_NODES = {
+    ("tablut", "ashton"): 100_000,
+    ("tablut", "linnaeus"): 100_000,
+    ("almatafl", "standard"): 100_000,
+    ("tartan", "standard"): 50_000,
+}
 
 
 def caber(binary, *args):
@@ -144,15 +156,37 @@ def caber_playouts(binary, game, variant, seconds):
     return r["gamesPerSecond"], r["movesPerSecond"], r["meanLength"]
 
 
-def playouts(binary, listed, seconds):
-    rows = [
-        "| game | variant | random games/s | moves/s | mean length |",
-        "| --- | --- | ---: | ---: | ---: |",
-    ]
-    for game, variant in variants(listed):
-        games_s, moves_s, length = caber_playouts(binary, game, variant, seconds)
-        rows.append(f"| {game} | {variant} | {games_s:,.0f} | {moves_s:,.0f} | {length:.1f} |")
-    return rows
+def table(head, rows, baseline, label, what):
+    """A table's lines: `head` is its columns, `rows` (cells, figure) with
+    `figure(binary)` a row's last cells and its number `what` (None: the
+    current binary). With a baseline binary, each row also gets the
+    baseline's number, measured just before, and the ratio now/baseline;
+    `label` names the baseline."""
+    text = len(rows[0][0])  # the columns that name the row, left-aligned
+    lines = [f"| {' | '.join(head)} |",
+             "| " + " | ".join("---" if i < text else "---:" for i in range(len(head))) + " |"]
+    if baseline:
+        lines[0] += f" {what}, {label} | x {label} |"
+        lines[1] += " ---: | ---: |"
+    for cells, figure in rows:
+        before = figure(baseline)[1] if baseline else None
+        shown, now = figure(None)
+        line = f"| {' | '.join(cells + shown)} |"
+        if baseline:
+            line += f" {before:,.0f} | {now / before:.2f}x |"
+        lines.append(line)
+    return lines
+
+
+def playouts(binary, listed, seconds, baseline, label):
+    def figure(game, variant):
+        def of(other):
+            games_s, moves_s, length = caber_playouts(other or binary, game, variant, seconds)
+            return [f"{games_s:,.0f}", f"{moves_s:,.0f}", f"{length:.1f}"], games_s
+        return of
+    head = ["game", "variant", "random games/s", "moves/s", "mean length"]
+    rows = [([game, variant], figure(game, variant)) for game, variant in variants(listed)]
+    return table(head, rows, baseline, label, "games/s")
 
 
 def build_ludii(clone, build):
@@ -250,36 +284,47 @@ def side_by_side(binary, args):
     return rows
 
 
-def perft(binary):
-    out, wall, cpu = caber(
-        binary, "--game", "tablut", "--variant", "ashton", "perft", "--depth", "5", "--json"
-    )
-    nodes = int(last_json(out)["nodes"])
-    return [
-        "| perft | nodes | wall s | CPU s |",
-        "| --- | ---: | ---: | ---: |",
-        f"| tablut ashton, depth 5 | {nodes:,} | {wall:.2f} | {cpu:.2f} |",
-    ]
+def perft(binary, baseline, label):
+    def figure(other):
+        out, wall, cpu = caber(
+            other or binary, "--game", "tablut", "--variant", "ashton", "perft", "--depth", "5", "--json"
+        )
+        nodes = int(last_json(out)["nodes"])
+        # The ratio compares speeds: nodes per CPU second.
+        return [f"{nodes:,}", f"{wall:.2f}", f"{cpu:.2f}"], nodes / cpu
+    head = ["perft", "nodes", "wall s", "CPU s"]
+    return table(head, [(["tablut ashton, depth 5"], figure)], baseline, label, "nodes per CPU s")
 
 
-def searches(binary, listed):
-    rows = [
-        "| search from the start | depth | threads | nodes | nodes/s | time to depth, s |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for game, variant, depth in search_runs(listed):
-        for threads in (1, 2):
-            out, _, _ = caber(
-                binary, "--game", game, "--variant", variant, "best",
-                "--depth", str(depth), "--threads", str(threads), "--json",
-            )
-            # The `BestMove` reply; 64-bit counts come as strings.
-            r = last_json(out)["stats"]
-            rows.append(
-                f"| {game} {variant} | {depth} | {threads} | {int(r['nodes']):,} | "
-                f"{int(r['nps']):,} | {int(r['timeMs']) / 1000:.2f} |"
-            )
-    return rows
+def best(binary, game, variant, *limits):
+    """The `BestMove` reply's statistics (64-bit counts come as strings)."""
+    out, _, _ = caber(binary, "--game", game, "--variant", variant, "best", *limits, "--json")
+    return last_json(out)["stats"]
+
+
+def searches(binary, listed, baseline, label):
+    def figure(game, variant, depth, threads):
+        def of(other):
+            r = best(other or binary, game, variant, "--depth", str(depth), "--threads", str(threads))
+            cells = [f"{int(r['nodes']):,}", f"{int(r['nps']):,}", f"{int(r['timeMs']) / 1000:.2f}"]
+            return cells, int(r["nps"])
+        return of
+    head = ["search from the start", "depth", "threads", "nodes", "nodes/s", "time to depth, s"]
+    rows = [([f"{game} {variant}", str(depth), str(threads)], figure(game, variant, depth, threads))
+            for game, variant, depth in search_runs(listed) for threads in (1, 2)]
+    return table(head, rows, baseline, label, "nodes/s")
+
+
+def monte_carlo(binary, baseline, label):
+    def figure(game, variant, nodes):
+        def of(other):
+            r = best(other or binary, game, variant, "--searcher", "mcts", "--nodes", str(nodes))
+            return [f"{int(r['nps']):,}", f"{int(r['timeMs']) / 1000:.2f}"], int(r["nps"])
+        return of
+    head = ["mcts from the start", "nodes", "nodes/s", "time, s"]
+    rows = [([f"{game} {variant}", f"{nodes:,}"], figure(game, variant, nodes))
+            for (game, variant), nodes in MCTS_NODES.items()]
+    return table(head, rows, baseline, label, "nodes/s")
 
 
 MATCH_HEAD = [
@@ -355,6 +400,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=os.path.join(ROOT, "target/release/caber"))
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--baseline", metavar="BINARY", help="an earlier build to measure beside")
+    parser.add_argument("--baseline-label", default="baseline", help="what the baseline is (a commit)")
     parser.add_argument("--ludii", metavar="CLONE", help="a Ludii clone: playouts side by side")
     parser.add_argument("--ludii-almatafl", metavar="FILE", help="AlmaTafl.lud, if not in the clone")
     parser.add_argument("--ludii-build", default=os.path.join(tempfile.gettempdir(), "caber-ludii-build"))
@@ -366,11 +413,16 @@ def main():
     parser.add_argument("--match-only", action="append", default=[], metavar="GAME[/VARIANT]")
     args = parser.parse_args()
     when = f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores"
-    lines = [f"Measured {when} by `python3 scripts/benchmarks.py --seconds {args.seconds:g}`.", ""]
+    command = f"python3 scripts/benchmarks.py --seconds {args.seconds:g}"
+    if args.baseline:
+        command += f" --baseline BINARY --baseline-label {args.baseline_label}"
+    lines = [f"Measured {when} by `{command}` (Caber {git_commit(ROOT)[:7]}).", ""]
     listed = games(args.binary)
-    lines += playouts(args.binary, listed, args.seconds) + [""]
-    lines += perft(args.binary) + [""]
-    lines += searches(args.binary, listed)
+    compared = (args.baseline, args.baseline_label)
+    lines += playouts(args.binary, listed, args.seconds, *compared) + [""]
+    lines += perft(args.binary, *compared) + [""]
+    lines += searches(args.binary, listed, *compared) + [""]
+    lines += monte_carlo(args.binary, *compared)
     with open(README) as f:
         text = f.read()
     text = replace(text, "benchmarks", lines)
