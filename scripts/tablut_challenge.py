@@ -118,15 +118,21 @@ def play(n, caber_color, args, classpath, opponent, caber_options):
             if p.poll() is None:
                 p.kill()
                 p.wait()
+    result, moves = read_record(record)
+    return record, code, result, moves
+
+
+def read_record(path):
+    """A record's result tag and moves ("*" and none when it is missing)."""
     result, moves = "*", []
-    if os.path.exists(record):
-        with open(record) as f:
+    if os.path.exists(path):
+        with open(path) as f:
             for line in f:
                 if line.startswith("[Result "):
                     result = line.split('"')[1]
-                elif line and line[0].isdigit():
+                elif line[:1].isdigit():
                     moves.append(line.split()[1])
-    return record, code, result, moves
+    return result, moves
 
 
 def main():

@@ -94,7 +94,7 @@ def referee_game(folder, name, white, black, args, timeout, start=None, caber_op
             if p.poll() is None:
                 p.kill()
                 p.wait()
-    return read_record(record)
+    return tablut_challenge.read_record(record)
 
 
 def wait_for(path, text, seconds=30):
@@ -105,19 +105,6 @@ def wait_for(path, text, seconds=30):
             return
         time.sleep(0.05)
     raise TimeoutError(f"{path}: no {text!r} within {seconds} s")
-
-
-def read_record(path):
-    """A record's result tag and moves ("*" and none when it is missing)."""
-    result, moves = "*", []
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                if line.startswith("[Result "):
-                    result = line.split('"')[1]
-                elif line[:1].isdigit():
-                    moves.append(line.split()[1])
-    return result, moves
 
 
 def position_after(args, moves):
@@ -152,7 +139,7 @@ def make(args):
             break
         games += 1
         name = f"source-{games:03d}"
-        result, moves = read_record(os.path.join(folder, f"{name}.record"))
+        result, moves = tablut_challenge.read_record(os.path.join(folder, f"{name}.record"))
         if result == "*":
             result, moves = referee_game(folder, name, Player(white), Player(black), args, SOURCE_TIMEOUT)
         note = f"{name}: {white} against {black}, {result} in {len(moves)} plies"
@@ -195,7 +182,7 @@ def play(args):
         for color in ("white", "black"):
             name = f"{i:03d}-caber-{color}"
             record = os.path.join(args.out, f"{name}.record")
-            result, moves = read_record(record)
+            result, moves = tablut_challenge.read_record(record)
             if result == "*":
                 white, black = (caber, opponent) if color == "white" else (opponent, caber)
                 result, moves = referee_game(args.out, name, white, black, args, args.server_timeout,
