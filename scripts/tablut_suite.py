@@ -223,8 +223,12 @@ def main():
     parser.add_argument("--game-timeout", type=int, default=1800, help="the longest game, in seconds")
     parser.add_argument("--out", default="tablut-suite-games")
     parser.add_argument("--caber", default=tablut_challenge.CABER, help="the caber binary (default: the release build)")
-    parser.add_argument("caber_options", nargs="*", help="play: more options of caber tablut-challenge")
-    args = parser.parse_args()
+    # Caber's options follow `--` (argparse cannot give them to a second
+    # positional after the command).
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:cut])
+    args.caber_options = argv[cut + 1:]
     if not os.path.exists(args.caber):
         sys.exit("build caber first: cargo build --release -p caber-cli --bin caber")
     build = os.path.join(args.out, "build")
