@@ -122,6 +122,13 @@ def play(n, caber_color, args, classpath, opponent, caber_options):
     return record, code, result, moves
 
 
+def score_of(result, color):
+    """Caber's points in `color` for a record's Result, which is white's view
+    (docs/RECORDS.md: 1-0 white won); None for an unfinished game."""
+    won, lost = ("1-0", "0-1") if color == "white" else ("0-1", "1-0")
+    return {won: 1.0, lost: 0.0, "1/2-1/2": 0.5}.get(result)
+
+
 def read_record(path):
     """A record's result tag and moves ("*" and none when it is missing)."""
     result, moves = "*", []
@@ -180,10 +187,7 @@ def main():
             break
         color = wanted[n % len(wanted)]
         record, code, result, moves = play(len(games) + 1, color, args, classpath, opponent, caber_options)
-        # The record's Result is white's view (docs/RECORDS.md): 1-0 white won.
-        won = {"white": "1-0", "black": "0-1"}[color]
-        lost = {"white": "0-1", "black": "1-0"}[color]
-        score = 1.0 if result == won else 0.0 if result == lost else 0.5 if result == "1/2-1/2" else None
+        score = score_of(result, color)
         key = (color, tuple(moves))
         repeated = key in seen
         seen.add(key)

@@ -52,7 +52,6 @@ class Player:
     (the opponent given the server time T, of which it keeps 4 s back)."""
 
     def __init__(self, spec):
-        self.spec = spec
         kind, _, value = spec.partition(":")
         if kind not in ("caber", "opponent") or not value.isdigit():
             sys.exit(f"{spec!r}: caber:MS or opponent:T")
@@ -175,7 +174,6 @@ def suite_positions(path):
 
 def play(args):
     positions = suite_positions(args.suite)
-    caber_options = args.caber_options
     caber, opponent = Player(f"caber:{args.caber_movetime}"), Player(f"opponent:{args.server_timeout}")
     games = []
     for i, position in enumerate(positions, 1):
@@ -186,16 +184,15 @@ def play(args):
             if result == "*":
                 white, black = (caber, opponent) if color == "white" else (opponent, caber)
                 result, moves = referee_game(args.out, name, white, black, args, args.server_timeout,
-                                             start=position, caber_options=caber_options)
-            won, lost = ("1-0", "0-1") if color == "white" else ("0-1", "1-0")
-            score = {won: 1.0, lost: 0.0, "1/2-1/2": 0.5}.get(result)
+                                             start=position, caber_options=args.caber_options)
+            score = tablut_challenge.score_of(result, color)
             games.append({"position": i, "caber": color, "result": result, "score": score,
                           "plies": len(moves), "record": record})
             print(f"position {i:3d} caber {color:5s} {result:7s} {len(moves):3d} plies", flush=True)
     summary = {"opponent": tablut_challenge.git_commit(args.opponent_repo), "caber": tablut_challenge.git_commit(ROOT),
                "suite": os.path.relpath(args.suite, ROOT), "server_timeout": args.server_timeout,
                "opponent_table": args.opponent_table, "caber_movetime": args.caber_movetime,
-               "caber_options": caber_options, "games": games}
+               "caber_options": args.caber_options, "games": games}
     for label, chosen in (("all", games), ("white", [g for g in games if g["caber"] == "white"]),
                           ("black", [g for g in games if g["caber"] == "black"])):
         scored = [g for g in chosen if g["score"] is not None]
