@@ -27,8 +27,11 @@ Tablut Challenge settings of the README (the opponent `Player1 COLOR 5`, 1 s a
 move; Caber `--movetime 1000` and CABER_OPTIONS; the referee's `-t 5`), Caber
 white in the first game and black in the second. A game whose record is
 already in --out is read, not played again, so a run that stopped goes on
-where it was. Prints one line per game and the score: all points, and the
-points of Caber's white games; writes --out/summary.json.
+where it was. A game still going after --max-plies plies (400) is
+adjudicated a draw by the referee (not a competition rule: two engines can
+shuffle in a blocked position for ever). Prints one line per game and the
+score: all points, and the points of Caber's white games, with the
+adjudicated draws counted; writes --out/summary.json.
 """
 
 import argparse
@@ -71,6 +74,8 @@ def referee_game(folder, name, white, black, args, timeout, start=None, caber_op
     record = os.path.join(folder, f"{name}.record")
     log = lambda suffix: open(os.path.join(folder, f"{name}.{suffix}.log"), "w")
     referee = [args.caber, "tablut-challenge", "serve", "-t", str(timeout), "--record", record]
+    if args.max_plies:
+        referee += ["--max-plies", str(args.max_plies)]
     if start:
         referee += ["--position", start]
     processes = [subprocess.Popen(referee, stdout=log("referee"), stderr=subprocess.STDOUT)]
@@ -94,6 +99,11 @@ def referee_game(folder, name, white, black, args, timeout, start=None, caber_op
                 p.kill()
                 p.wait()
     return tablut_challenge.read_record(record)
+
+
+def adjudicated(path):
+    """Whether the referee's --max-plies ended the record's game."""
+    return os.path.exists(path) and "(--max-plies)" in open(path).read()
 
 
 def wait_for(path, text, seconds=30):
@@ -186,20 +196,25 @@ def play(args):
                 result, moves = referee_game(args.out, name, white, black, args, args.server_timeout,
                                              start=position, caber_options=args.caber_options)
             score = tablut_challenge.score_of(result, color)
+            judged = adjudicated(record)
             games.append({"position": i, "caber": color, "result": result, "score": score,
-                          "plies": len(moves), "record": record})
-            print(f"position {i:3d} caber {color:5s} {result:7s} {len(moves):3d} plies", flush=True)
+                          "plies": len(moves), "adjudicated": judged, "record": record})
+            print(f"position {i:3d} caber {color:5s} {result:7s} {len(moves):3d} plies"
+                  f"{' (adjudicated)' if judged else ''}", flush=True)
     summary = {"opponent": tablut_challenge.git_commit(args.opponent_repo), "caber": tablut_challenge.git_commit(ROOT),
                "suite": os.path.relpath(args.suite, ROOT), "server_timeout": args.server_timeout,
                "opponent_table": args.opponent_table, "caber_movetime": args.caber_movetime,
-               "caber_options": args.caber_options, "games": games}
+               "caber_options": args.caber_options, "max_plies": args.max_plies, "games": games}
     for label, chosen in (("all", games), ("white", [g for g in games if g["caber"] == "white"]),
                           ("black", [g for g in games if g["caber"] == "black"])):
         scored = [g for g in chosen if g["score"] is not None]
         points = sum(g["score"] for g in scored)
-        summary[label] = {"games": len(scored), "points": points, "unfinished": len(chosen) - len(scored)}
+        judged = sum(g["adjudicated"] for g in chosen)
+        summary[label] = {"games": len(scored), "points": points, "unfinished": len(chosen) - len(scored),
+                          "adjudicated": judged}
         share = f"{100 * points / len(scored):.1f}%" if scored else "-"
         print(f"caber, {label} games: {points:g} of {len(scored)} ({share})"
+              f"{f'; {judged} adjudicated draws' if judged else ''}"
               f"{f'; {len(chosen) - len(scored)} unfinished' if len(chosen) > len(scored) else ''}")
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
@@ -218,6 +233,8 @@ def main():
     parser.add_argument("--server-timeout", type=int, default=5, help="play: the referee's -t and the opponent's time")
     parser.add_argument("--caber-movetime", type=int, default=1000, help="play: Caber's time a move, in ms")
     parser.add_argument("--game-timeout", type=int, default=1800, help="the longest game, in seconds")
+    parser.add_argument("--max-plies", type=int, default=400,
+                        help="the referee adjudicates a game still going after this many plies a draw (0: never)")
     parser.add_argument("--out", default="tablut-suite-games")
     parser.add_argument("--caber", default=tablut_challenge.CABER, help="the caber binary (default: the release build)")
     # Caber's options follow `--` (argparse cannot give them to a second

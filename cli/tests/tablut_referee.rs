@@ -245,6 +245,54 @@ fn a_game_starts_where_a_record_stands_and_keeps_its_moves() {
 }
 
 #[test]
+fn max_plies_adjudicates_a_draw_after_the_plies_played_here() {
+    let given = scratch("adjudicated-start.record");
+    std::fs::write(
+        &given,
+        "[Game \"tablut\"]\n[Format \"2\"]\n[Variant \"ashton\"]\n\n1. e3-d3\n2. d1-d2\n",
+    )
+    .unwrap();
+    let referee = referee(
+        "adjudicated",
+        &[
+            "--timeout",
+            "10",
+            "--start-record",
+            given.to_str().unwrap(),
+            "--max-plies",
+            "2",
+        ],
+    );
+    let (mut white, mut black) = both(&referee);
+    let mut game = start();
+    for text in ["e3-d3", "d1-d2"] {
+        let m = game.parse_move(text).unwrap();
+        game = game.play(&m).ok().unwrap();
+    }
+    read_frame(&mut white);
+    read_frame(&mut black);
+    // White moves, then black: the second ply played here ends the game.
+    for (white_moves, from, to, turn) in [(true, "e4", "c4", "BLACK"), (false, "a4", "a3", "DRAW")]
+    {
+        let player = if white_moves { &mut white } else { &mut black };
+        write_frame(player, &mv(from, to));
+        let m = game.parse_move(&format!("{from}-{to}")).unwrap();
+        game = game.play(&m).ok().unwrap();
+        let state = state_of(&game, turn);
+        assert_eq!(read_frame(&mut white).as_deref(), Some(state.as_str()));
+        assert_eq!(read_frame(&mut black).as_deref(), Some(state.as_str()));
+    }
+    assert_eq!(read_frame(&mut white), None, "closed after the end");
+    let (_, record) = referee.finish();
+    assert_eq!(record.tag("Result"), Some("1/2-1/2"));
+    assert_eq!(
+        record.tag("Reason"),
+        Some("adjudicated after 2 plies (--max-plies)")
+    );
+    assert_eq!(record.moves.len(), 4);
+}
+
+#[test]
 fn a_start_that_is_no_position_or_a_finished_game_is_refused() {
     for (args, expected) in [
         (&["--position", "9/9 w -"][..], "position"),

@@ -63,6 +63,11 @@ pub struct ServeArgs {
     /// The plies of --start-record to start after.
     #[arg(long, value_name = "N", requires = "start_record")]
     pub ply: Option<usize>,
+    /// Adjudicate a game still going after N plies played here (the start's
+    /// not counted) a draw: not a rule of the competition, a bound for
+    /// matches between engines that may never end a blocked game.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_plies: Option<u32>,
     /// Save the record to FILE (default: caber-referee-DATE-TIME.record).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -121,6 +126,7 @@ pub async fn run(session: &mut Session, args: &ServeArgs) -> anyhow::Result<()> 
     record.set_tag("Black", &black.name);
     let mut players = [white, black];
     let began = Instant::now();
+    let mut played = 0u32;
     let mut shown = State::of(
         tablut(&current.report)?,
         Turn::ToMove(mover(&current.report)?),
@@ -195,12 +201,22 @@ pub async fn run(session: &mut Session, args: &ServeArgs) -> anyhow::Result<()> 
                     position: required(report.position.clone(), "position")?,
                     report,
                 };
-                if matches!(shown.turn, Turn::ToMove(_)) && began.elapsed() > GAME_HOURS {
-                    break Ending {
-                        turn: Turn::Draw,
-                        reason: "the game lasted more than 10 hours".to_string(),
-                        send: true,
-                    };
+                played += 1;
+                if matches!(shown.turn, Turn::ToMove(_)) {
+                    if began.elapsed() > GAME_HOURS {
+                        break Ending {
+                            turn: Turn::Draw,
+                            reason: "the game lasted more than 10 hours".to_string(),
+                            send: true,
+                        };
+                    }
+                    if args.max_plies.is_some_and(|n| played >= n) {
+                        break Ending {
+                            turn: Turn::Draw,
+                            reason: format!("adjudicated after {played} plies (--max-plies)"),
+                            send: true,
+                        };
+                    }
                 }
             }
             Err(why) => {
