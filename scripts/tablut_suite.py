@@ -25,7 +25,8 @@ game whose record is in --out already is read, not played again.
 `play` plays every position of --suite twice against the opponent at the
 Tablut Challenge settings of the README (the opponent `Player1 COLOR 5`, 1 s a
 move; Caber `--movetime 1000` and CABER_OPTIONS; the referee's `-t 5`), Caber
-white in the first game and black in the second. A game whose record is
+white in the first game and black in the second, with no earlier positions
+for the repetition rule (the clients never saw the opening's states). A game whose record is
 already in --out is read, not played again, so a run that stopped goes on
 where it was. A game still going after --max-plies plies (400) is
 adjudicated a draw by the referee (not a competition rule: two engines can
@@ -182,6 +183,15 @@ def suite_positions(path):
         return [line.strip() for line in f if line.strip() and not line.startswith(";")]
 
 
+def without_history(position):
+    """The position with no earlier positions recorded: the clients see the
+    game from this state on, so the referee's repetition rule counts from it
+    too (with the opening's history a client could repeat a position it
+    never saw and draw)."""
+    fields = position.split()
+    return " ".join(fields[:2] + ["-"] + fields[3:])
+
+
 def play(args):
     positions = suite_positions(args.suite)
     caber, opponent = Player(f"caber:{args.caber_movetime}"), Player(f"opponent:{args.server_timeout}")
@@ -194,7 +204,7 @@ def play(args):
             if result == "*":
                 white, black = (caber, opponent) if color == "white" else (opponent, caber)
                 result, moves = referee_game(args.out, name, white, black, args, args.server_timeout,
-                                             start=position, caber_options=args.caber_options)
+                                             start=without_history(position), caber_options=args.caber_options)
             score = tablut_challenge.score_of(result, color)
             judged = adjudicated(record)
             games.append({"position": i, "caber": color, "result": result, "score": score,
