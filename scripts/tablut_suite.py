@@ -61,11 +61,11 @@ class Player:
             sys.exit(f"{spec!r}: caber:MS or opponent:T")
         self.kind, self.value = kind, int(value)
 
-    def command(self, color, args, timeout, caber_options):
+    def command(self, color, args, timeout, caber_options, record):
         if self.kind == "opponent":
             return [args.opponent_binary, color.upper(), str(self.value)]
         return [args.caber, "tablut-challenge", "--color", color, "--timeout", str(timeout),
-                "--movetime", str(self.value)] + caber_options
+                "--movetime", str(self.value), "--record", record] + caber_options
 
 
 def referee_game(folder, name, white, black, args, timeout, start=None, caber_options=()):
@@ -74,6 +74,8 @@ def referee_game(folder, name, white, black, args, timeout, start=None, caber_op
     os.makedirs(folder, exist_ok=True)
     record = os.path.join(folder, f"{name}.record")
     log = lambda suffix: open(os.path.join(folder, f"{name}.{suffix}.log"), "w")
+    # A Caber client's own record, with its evaluations.
+    client = lambda color: os.path.join(folder, f"{name}.{color}-client.record")
     referee = [args.caber, "tablut-challenge", "serve", "-t", str(timeout), "--record", record]
     if args.max_plies:
         referee += ["--max-plies", str(args.max_plies)]
@@ -84,10 +86,10 @@ def referee_game(folder, name, white, black, args, timeout, start=None, caber_op
     try:
         wait_for(referee_log, "referee:")
         # The referee takes black only once white has given its name.
-        processes.append(subprocess.Popen(white.command("white", args, timeout, list(caber_options)),
+        processes.append(subprocess.Popen(white.command("white", args, timeout, list(caber_options), client("white")),
                                           stdout=log("white"), stderr=subprocess.STDOUT))
         wait_for(referee_log, "white:")
-        processes.append(subprocess.Popen(black.command("black", args, timeout, list(caber_options)),
+        processes.append(subprocess.Popen(black.command("black", args, timeout, list(caber_options), client("black")),
                                           stdout=log("black"), stderr=subprocess.STDOUT))
         processes[0].wait(timeout=args.game_timeout)
         for p in processes[1:]:
