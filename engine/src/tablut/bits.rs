@@ -183,6 +183,13 @@ pub(crate) fn select(bits: u16, k: usize) -> usize {
     usize::from(SELECT[usize::from(bits & LINE)][k % SIZE])
 }
 
+/// The places of a line's set bits, lowest first, then zeros (a row of
+/// [`SELECT`]).
+#[inline(always)]
+pub(crate) fn places(bits: u16) -> &'static [u8; SIZE] {
+    &SELECT[usize::from(bits & LINE)]
+}
+
 /// `NEIGHBOURS[i][d]`: the cell next to `i` in direction `d` (up, down, left,
 /// right, as [`super::cells::DIRS`]), or [`NONE`] off the board.
 pub(crate) static NEIGHBOURS: [[u8; 4]; SIZE * SIZE] = {

@@ -36,7 +36,10 @@ pub(crate) fn apply(pos: &Tablut, mv: Move) -> Tablut {
             };
             debug_assert_eq!(pos.at(from), Some(piece));
             next.relocate(from, to, piece);
-            capture(&mut next, to, piece);
+            // Most moves land next to nothing they could take.
+            if prey_next_to(pos, to) {
+                capture(&mut next, to, piece);
+            }
         }
     }
     next
