@@ -211,24 +211,36 @@ fn a_player_that_does_not_move_in_time_loses_and_no_final_state_is_sent() {
     assert_eq!(record.tag("Reason"), Some("white did not move within 1 s"));
 }
 
+/// A record of an `ashton` game with `moves` in the scratch folder.
+fn ashton_record(name: &str, moves: &[&str]) -> PathBuf {
+    let path = scratch(name);
+    let mut text = "[Game \"tablut\"]\n[Format \"2\"]\n[Variant \"ashton\"]\n\n".to_string();
+    for (i, m) in moves.iter().enumerate() {
+        text += &format!("{}. {m}\n", i + 1);
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The `ashton` game after `moves` from the start.
+fn after(moves: &[&str]) -> Played<Tablut> {
+    let mut game = start();
+    for text in moves {
+        let m = game.parse_move(text).unwrap();
+        game = game.play(&m).ok().unwrap();
+    }
+    game
+}
+
 #[test]
 fn a_game_starts_where_a_record_stands_and_keeps_its_moves() {
-    let given = scratch("given.record");
-    std::fs::write(
-        &given,
-        "[Game \"tablut\"]\n[Format \"2\"]\n[Variant \"ashton\"]\n\n1. e3-d3\n2. d1-d2\n3. e4-c4\n",
-    )
-    .unwrap();
+    let given = ashton_record("given.record", &["e3-d3", "d1-d2", "e4-c4"]);
     let referee = referee(
         "from-record",
         &["--start-record", given.to_str().unwrap(), "--ply", "2"],
     );
     let (mut white, mut black) = both(&referee);
-    let mut game = start();
-    for text in ["e3-d3", "d1-d2"] {
-        let m = game.parse_move(text).unwrap();
-        game = game.play(&m).ok().unwrap();
-    }
+    let game = after(&["e3-d3", "d1-d2"]);
     let first = state_of(&game, "WHITE");
     assert_eq!(read_frame(&mut white).as_deref(), Some(first.as_str()));
     assert_eq!(read_frame(&mut black).as_deref(), Some(first.as_str()));
@@ -246,12 +258,7 @@ fn a_game_starts_where_a_record_stands_and_keeps_its_moves() {
 
 #[test]
 fn max_plies_adjudicates_a_draw_after_the_plies_played_here() {
-    let given = scratch("adjudicated-start.record");
-    std::fs::write(
-        &given,
-        "[Game \"tablut\"]\n[Format \"2\"]\n[Variant \"ashton\"]\n\n1. e3-d3\n2. d1-d2\n",
-    )
-    .unwrap();
+    let given = ashton_record("adjudicated-start.record", &["e3-d3", "d1-d2"]);
     let referee = referee(
         "adjudicated",
         &[
@@ -264,11 +271,7 @@ fn max_plies_adjudicates_a_draw_after_the_plies_played_here() {
         ],
     );
     let (mut white, mut black) = both(&referee);
-    let mut game = start();
-    for text in ["e3-d3", "d1-d2"] {
-        let m = game.parse_move(text).unwrap();
-        game = game.play(&m).ok().unwrap();
-    }
+    let mut game = after(&["e3-d3", "d1-d2"]);
     read_frame(&mut white);
     read_frame(&mut black);
     // White moves, then black: the second ply played here ends the game.
