@@ -158,9 +158,10 @@ pub(crate) fn slide(p: usize, blockers: u16) -> u16 {
 }
 
 /// `SELECT[bits][k]`: the place of the `k`-th lowest set bit of a line
-/// (0 where `bits` has no `k`-th bit).
-static SELECT: [[u8; SIZE]; 1 << SIZE] = {
-    let mut table = [[0u8; SIZE]; 1 << SIZE];
+/// (0 where `bits` has no `k`-th bit). Rows of 16, so that one is copied
+/// as a whole ([`places`]).
+static SELECT: [[u8; 16]; 1 << SIZE] = {
+    let mut table = [[0u8; 16]; 1 << SIZE];
     let mut bits = 0;
     while bits < (1 << SIZE) {
         let (mut k, mut p) = (0, 0);
@@ -183,10 +184,10 @@ pub(crate) fn select(bits: u16, k: usize) -> usize {
     usize::from(SELECT[usize::from(bits & LINE)][k % SIZE])
 }
 
-/// The places of a line's set bits, lowest first, then zeros (a row of
-/// [`SELECT`]).
+/// The places of a line's set bits, lowest first, then zeros up to 16 (a
+/// row of [`SELECT`]).
 #[inline(always)]
-pub(crate) fn places(bits: u16) -> &'static [u8; SIZE] {
+pub(crate) fn places(bits: u16) -> &'static [u8; 16] {
     &SELECT[usize::from(bits & LINE)]
 }
 

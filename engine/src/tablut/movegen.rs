@@ -125,13 +125,19 @@ impl<'a> Board<'a> {
     /// The reach of the piece on `from`.
     #[inline(always)]
     fn reach(&self, from: usize) -> Reach {
-        let (r, c) = (from / SIZE, from % SIZE);
-        let m = &self.masks.slides[usize::from(from == usize::from(self.pos.king))][from];
-        Reach {
-            from: from as u8,
-            row: slide(c, self.occupied[r] | m.row_blocks) & !m.row_no_stop,
-            col: slide(r, self.pos.column(c) | m.col_blocks) & !m.col_no_stop,
-        }
+        reach_in_row(self.pos, self.masks, from, self.occupied[from / SIZE])
+    }
+}
+
+/// The reach of the piece on `from`, the pieces of its row being `row`.
+#[inline(always)]
+fn reach_in_row(pos: &Tablut, masks: &Masks, from: usize, row: u16) -> Reach {
+    let (r, c) = (from / SIZE, from % SIZE);
+    let m = &masks.slides[usize::from(from == usize::from(pos.king))][from];
+    Reach {
+        from: from as u8,
+        row: slide(c, row | m.row_blocks) & !m.row_no_stop,
+        col: slide(r, pos.column(c) | m.col_blocks) & !m.col_no_stop,
     }
 }
 
@@ -268,14 +274,16 @@ const ROUNDS: usize = 64;
 /// with few steps or none) the step is drawn from the counted steps
 /// ([`pick_step`]), uniform too, so the step drawn is exactly uniform.
 pub(crate) fn random_step<R: Rng + ?Sized>(pos: &Tablut, rng: &mut R) -> Option<Move> {
-    let board = Board::of(pos, pos.side);
-    let mut cells = [0u8; SIZE * SIZE];
+    let masks = &pos.variant.rules().masks;
+    let mut cells = [0u8; SIZE * SIZE + 16];
     let pieces = own_cells(pos, &mut cells);
     // More than 16 pieces (never in a valid position) go to the counted draw.
     if pieces > 0 && pieces <= 16 {
         for _ in 0..ROUNDS {
             let slot = uniform_below(rng, 16 * pieces as u32);
-            let reach = board.reach(usize::from(cells[slot / 16]));
+            // Only the drawn piece's row is read: no board set up first.
+            let from = usize::from(cells[slot / 16]);
+            let reach = reach_in_row(pos, masks, from, pos.row(from / SIZE));
             let (vertical, m) = (slot % 16 < 8, slot % 8);
             let line = if vertical { reach.col } else { reach.row };
             if m < ones(line) {
@@ -288,10 +296,10 @@ pub(crate) fn random_step<R: Rng + ?Sized>(pos: &Tablut, rng: &mut R) -> Option<
 
 /// The cells of the side to move's pieces (the king's too) in index order
 /// into `cells`; returns how many. Row by row, each row's places copied
-/// from a table eight at a time: no branch per piece, as a loop over the
+/// from a table 16 bytes at a time: no branch per piece, as a loop over the
 /// set bits would take.
 #[inline]
-fn own_cells(pos: &Tablut, cells: &mut [u8; SIZE * SIZE]) -> usize {
+fn own_cells(pos: &Tablut, cells: &mut [u8; SIZE * SIZE + 16]) -> usize {
     let king = usize::from(pos.king);
     let (mine, king_row) = if pos.side == Player::Two {
         (&pos.white, king / SIZE)
@@ -303,16 +311,11 @@ fn own_cells(pos: &Tablut, cells: &mut [u8; SIZE * SIZE]) -> usize {
     let mut n = 0;
     for (r, &line) in mine.iter().enumerate() {
         let line = line | if r == king_row { king_bit } else { 0 };
-        let base = (r * SIZE) as u8;
-        let places = bits::places(line);
-        let (low, ninth) = places.split_at(8);
-        let low = u64::from_le_bytes(low.try_into().expect("8 places"));
-        // No place exceeds 8 and no base 72: no byte carries.
-        let mut row = [0u8; SIZE];
-        row[..8].copy_from_slice(&(low + u64::from(base) * 0x0101_0101_0101_0101).to_le_bytes());
-        row[8] = base + ninth[0];
-        // n <= 9 r before row r: the last byte written is at most 80.
-        cells[n..n + SIZE].copy_from_slice(&row);
+        // Places are at most 8 and bases at most 72: no byte carries.
+        let base = u128::from((r * SIZE) as u8) * u128::from_le_bytes([1; 16]);
+        let row = u128::from_le_bytes(*bits::places(line)) + base;
+        // n <= 9 r before row r: the last byte written is at most 87.
+        cells[n..n + 16].copy_from_slice(&row.to_le_bytes());
         n += ones(line);
     }
     n
