@@ -341,16 +341,35 @@ fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> usize {
 /// Every cell a piece of `player` could move to if it were `player`'s turn,
 /// the king's moves only if `with_king` (the evaluation's threats).
 pub(crate) fn reach(pos: &Tablut, player: Player, with_king: bool) -> Bits {
+    // Row by row: a row's reach is gathered in 9 bits and placed once, the
+    // columns' reaches placed once at the end.
+    let masks = &pos.variant.rules().masks;
+    let king = usize::from(pos.king);
+    let mine = if player == Player::One {
+        &pos.black
+    } else {
+        &pos.white
+    };
     let mut cells: Bits = 0;
     let mut columns = [0u16; SIZE];
-    let _ = for_each_piece_of(pos, player, |reach| {
-        let from = usize::from(reach.from);
-        if with_king || from != usize::from(pos.king) {
-            cells |= Bits::from(reach.row) << (from - from % SIZE);
-            columns[from % SIZE] |= reach.col;
+    for r in 0..SIZE {
+        let king_here = pos.king_in_row(r);
+        let occupied = pos.black[r] | pos.white[r] | king_here;
+        let mut pieces = mine[r];
+        if with_king && player == Player::Two {
+            pieces |= king_here;
         }
-        ControlFlow::Continue(())
-    });
+        let mut row = 0;
+        while pieces != 0 {
+            let c = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let from = r * SIZE + c;
+            let m = &masks.slides[usize::from(from == king)][from];
+            row |= slide(c, occupied | m.row_blocks) & !m.row_no_stop;
+            columns[c] |= slide(r, pos.column(c) | m.col_blocks) & !m.col_no_stop;
+        }
+        cells |= Bits::from(row) << (r * SIZE);
+    }
     for (c, &line) in columns.iter().enumerate() {
         cells |= bits::column_set(line, c);
     }
