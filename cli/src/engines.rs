@@ -209,7 +209,8 @@ impl Player {
         matches!(self.engine, Engine::Uci { .. } | Engine::Command { .. })
     }
 
-    /// This player's move in `position` (`text` its text notation);
+    /// This player's move in `position` (`text` its text notation) and,
+    /// from a searcher of the service, its score (the mover's view);
     /// `process` is its engine process in this game, started at its first
     /// move (`uci=`), with the game's `seed`.
     pub async fn choose(
@@ -220,8 +221,8 @@ impl Player {
         rng: &mut ChaCha8Rng,
         process: &mut Option<UciProcess>,
         seed: u64,
-    ) -> anyhow::Result<String> {
-        match &self.engine {
+    ) -> anyhow::Result<(String, Option<proto::Score>)> {
+        let text = match &self.engine {
             Engine::Uci { command, movetime } => {
                 let engine = match process {
                     Some(engine) => engine,
@@ -234,10 +235,10 @@ impl Player {
                 engine
                     .best(text, *movetime, command_deadline(*movetime))
                     .await
-                    .with_context(|| self.spec.clone())
+                    .with_context(|| self.spec.clone())?
             }
             Engine::Random => match random_move(client, position, rng).await? {
-                Some(mv) => Ok(mv.text),
+                Some(mv) => mv.text,
                 None => bail!("{}: no legal move", self.spec),
             },
             Engine::Searcher { name, limits } => {
@@ -256,10 +257,10 @@ impl Player {
                     .await
                     .map_err(status)?
                     .into_inner();
-                Ok(reply
+                let best = reply
                     .best_move
-                    .with_context(|| format!("{}: no move", self.spec))?
-                    .text)
+                    .with_context(|| format!("{}: no move", self.spec))?;
+                return Ok((best.text, reply.score));
             }
             Engine::Command { template, movetime } => {
                 let words: Vec<String> = template
@@ -288,9 +289,11 @@ impl Player {
                         quote(String::from_utf8_lossy(&out.stderr).trim())
                     );
                 }
-                move_of(last).with_context(|| format!("{}: no move in {}", self.spec, quote(last)))
+                move_of(last)
+                    .with_context(|| format!("{}: no move in {}", self.spec, quote(last)))?
             }
-        }
+        };
+        Ok((text, None))
     }
 }
 

@@ -2,6 +2,7 @@
 
 use caber_engine::record::Eval;
 use caber_engine::search::Score;
+use caber_engine::Player;
 use caber_service::proto::{self, outcome, score::Value};
 use serde_json::{json, Value as Json};
 
@@ -48,6 +49,17 @@ pub fn eval(score: Option<&proto::Score>) -> Option<Eval> {
         Value::MatePlies(n) => Score::Mate(n),
         Value::Draw(_) => Score::Draw,
     })
+}
+
+/// A record's evaluation after a move by `mover`, from `white`'s view, made
+/// of the mover's search score before it: a forced result in N plies before
+/// the move is one in N - 1 after it, and none at 0 (the move ends the game).
+pub fn eval_after(score: Option<&proto::Score>, mover: Player, white: Player) -> Option<Eval> {
+    let eval = match score?.value? {
+        Value::MatePlies(n) => Eval::of(Score::Mate(n - n.signum()))?,
+        _ => eval(score)?,
+    };
+    Some(eval.seen_by(mover, white))
 }
 
 /// A failed command: `error: ...` (and `hint: ...`) on standard error, or
@@ -402,6 +414,43 @@ mod tests {
         assert_eq!(text(Value::Centi(-35)), "cp -35");
         assert_eq!(text(Value::Draw(true)), "draw");
         assert_eq!(score_text(None), "none");
+    }
+
+    /// A mover's search score before its move, as the record's evaluation
+    /// after it: White's view (White is `Player::Two`, as in Tablut), a
+    /// forced result one ply nearer.
+    #[test]
+    fn a_movers_score_is_recorded_as_whites_after_its_move() {
+        let score = |value| proto::Score {
+            value: Some(value),
+            win_probability: 0.5,
+        };
+        let after =
+            |value, ours| eval_after(Some(&score(value)), ours, Player::Two).map(|e| e.to_string());
+        // Black wins in 3 plies, 2 after its move: one more black move.
+        assert_eq!(
+            after(Value::MatePlies(3), Player::One).as_deref(),
+            Some("#-1")
+        );
+        // White loses in 2 plies, 1 after its move: black's one move.
+        assert_eq!(
+            after(Value::MatePlies(-2), Player::Two).as_deref(),
+            Some("#-1")
+        );
+        assert_eq!(
+            after(Value::MatePlies(5), Player::Two).as_deref(),
+            Some("#2")
+        );
+        // A move that wins at once ends the game: no evaluation.
+        assert_eq!(after(Value::MatePlies(1), Player::One), None);
+        assert_eq!(
+            after(Value::Centi(40), Player::One).as_deref(),
+            Some("cp -40")
+        );
+        assert_eq!(
+            after(Value::Draw(true), Player::Two).as_deref(),
+            Some("draw")
+        );
     }
 
     #[test]

@@ -153,6 +153,10 @@ fn match_plays_both_seats_and_writes_records() {
         assert!(first.contains(&format!("[Game \"{game}\"]")), "{first}");
         assert!(first.contains(&format!("[{one} \"{a}\"]")), "{first}");
         assert!(first.contains("[Date \"20"), "{first}");
+        // The searcher's moves carry its evaluation; `random` has none.
+        let moves = first.lines().filter(|l| l.contains(". ")).count();
+        let evals = first.matches("{[%eval ").count();
+        assert!(evals > 0 && evals < moves, "{evals} of {moves}: {first}");
         let second = std::fs::read_to_string(dir.join("game-0002.record")).unwrap();
         assert!(
             second.contains(&format!("[{one} \"{b}\"]")),

@@ -321,9 +321,14 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
         } else {
             report.text.clone()
         };
-        let mv = mover
+        let (mv, score) = mover
             .choose(&mut client, &position, &text, &mut rng, process, seed)
             .await?;
+        let mover_player = if report.side_to_move == proto::Side::One as i32 {
+            caber_engine::Player::One
+        } else {
+            caber_engine::Player::Two
+        };
         let applied = client
             .apply(apply_request(position, &mv))
             .await
@@ -333,7 +338,11 @@ async fn play_one(setup: MatchSetup, mut client: Client, index: u32) -> anyhow::
         record.moves.push(RecordedMove {
             text: played,
             comments: Vec::new(),
-            eval: None,
+            eval: crate::output::eval_after(
+                score.as_ref(),
+                mover_player,
+                setup.sides.white_player(),
+            ),
         });
         report = required(applied.position, "position")?;
         plies += 1;

@@ -10,11 +10,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use caber_engine::record::{Eval, GameRecord, RecordResult, RecordedMove};
-use caber_engine::search::Score;
+use caber_engine::record::{GameRecord, RecordResult, RecordedMove};
 use caber_engine::tablut::Tablut;
 use caber_engine::{Game as _, Player};
-use caber_service::proto::{self, position::State as PositionState, r#move::Kind, score::Value};
+use caber_service::proto::{self, position::State as PositionState, r#move::Kind};
 use clap::Args;
 use serde_json::json;
 use tokio::net::TcpStream;
@@ -243,7 +242,7 @@ async fn play_move(
     game.record.moves.push(RecordedMove {
         text: mv.text.clone(),
         comments: Vec::new(),
-        eval: eval_after(score, ours),
+        eval: crate::output::eval_after(score, ours, Tablut::WHITE),
     });
     game.sent = Some(mv.text);
     Ok(())
@@ -552,17 +551,6 @@ async fn search(
     Ok(reply.into_inner())
 }
 
-/// A record's evaluation after our move (`ours`: our side), white's view,
-/// from our search's score before it: a forced result in N plies before
-/// the move is one in N - 1 after it, and none at 0 (our move ends the game).
-fn eval_after(score: Option<&proto::Score>, ours: Player) -> Option<Eval> {
-    let eval = match score?.value? {
-        Value::MatePlies(n) => Eval::of(Score::Mate(n - n.signum()))?,
-        _ => crate::output::eval(score)?,
-    };
-    Some(eval.seen_by(ours, Tablut::WHITE))
-}
-
 /// Prints the result and saves the record (unfinished after a failure).
 fn finish(
     game: Option<Game>,
@@ -652,41 +640,6 @@ mod tests {
             king: Some(king.to_string()),
             turn: Turn::Draw,
         }
-    }
-
-    /// Our search's score before our move, as the record's evaluation
-    /// after it: white's view, a forced result one ply nearer.
-    #[test]
-    fn our_evaluation_is_recorded_as_whites_after_our_move() {
-        let score = |value| proto::Score {
-            value: Some(value),
-            win_probability: 0.5,
-        };
-        let after = |value, ours| eval_after(Some(&score(value)), ours).map(|e| e.to_string());
-        // Black wins in 3 plies, 2 after its move: one more black move.
-        assert_eq!(
-            after(Value::MatePlies(3), Player::One).as_deref(),
-            Some("#-1")
-        );
-        // White loses in 2 plies, 1 after its move: black's one move.
-        assert_eq!(
-            after(Value::MatePlies(-2), Player::Two).as_deref(),
-            Some("#-1")
-        );
-        assert_eq!(
-            after(Value::MatePlies(5), Player::Two).as_deref(),
-            Some("#2")
-        );
-        // A move that wins at once ends the game: no evaluation.
-        assert_eq!(after(Value::MatePlies(1), Player::One), None);
-        assert_eq!(
-            after(Value::Centi(40), Player::One).as_deref(),
-            Some("cp -40")
-        );
-        assert_eq!(
-            after(Value::Draw(true), Player::Two).as_deref(),
-            Some("draw")
-        );
     }
 
     #[test]

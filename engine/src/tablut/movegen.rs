@@ -352,10 +352,10 @@ pub(crate) fn reach(pos: &Tablut, player: Player, with_king: bool) -> Bits {
     };
     let mut cells: Bits = 0;
     let mut columns = [0u16; SIZE];
-    for r in 0..SIZE {
+    for (r, &own) in mine.iter().enumerate() {
         let king_here = pos.king_in_row(r);
         let occupied = pos.black[r] | pos.white[r] | king_here;
-        let mut pieces = mine[r];
+        let mut pieces = own;
         if with_king && player == Player::Two {
             pieces |= king_here;
         }
