@@ -9,7 +9,8 @@
 //! accuracy is the mean over their moves.
 //!
 //! [`review`] reviews a replayed record with the caller's search: a
-//! position's value is its searched score's win probability, or the outcome
+//! position's value is its searched score's win probability (on the game's
+//! fitted curve, [`Searchable::win_curve`]), or the outcome
 //! once the game is over; a move's loss is the mover's value after the
 //! searcher's choice less its value after the move played, both positions
 //! searched alike (the other side to move, the same budget: the bias of a
@@ -26,7 +27,6 @@
 use std::ops::ControlFlow;
 
 use crate::game::{GameResult, Player};
-use crate::playable::Playable;
 use crate::record::Replay;
 use crate::search::{Info, Score, Searchable};
 
@@ -184,7 +184,7 @@ struct Value<M> {
 }
 
 impl<M> Value<M> {
-    fn of<P: Playable<Move = M>>(position: &P, info: Option<Info<M>>) -> Self {
+    fn of<P: Searchable<Move = M>>(position: &P, info: Option<Info<M>>) -> Self {
         let side_to_move = position.side_to_move();
         let one = match (position.outcome(), info.as_ref().and_then(Info::score)) {
             (Some(outcome), _) => match outcome.result {
@@ -192,7 +192,10 @@ impl<M> Value<M> {
                 GameResult::Win(Player::Two) => 0.0,
                 GameResult::Draw => 0.5,
             },
-            (None, Some(score)) => from_one(side_to_move, score.win_probability()),
+            (None, Some(score)) => from_one(
+                side_to_move,
+                position.win_curve().probability(score, side_to_move),
+            ),
             (None, None) => 0.5,
         };
         Value {
@@ -318,6 +321,7 @@ pub fn review<P: Searchable>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::playable::Playable;
     use crate::record::{replay, GameRecord};
     use crate::search::alphabeta::AlphaBeta;
     use crate::search::Limits;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use caber_engine::catalog::GameInfo;
 use caber_engine::review::Judgement;
-use caber_engine::search::{self, Info, Limits};
+use caber_engine::search::{self, Info, Limits, WinCurve};
 use caber_engine::{Event, GameResult, Outcome, Player};
 
 use tonic::Status;
@@ -128,8 +128,18 @@ pub fn event(event: Event) -> proto::Event {
     }
 }
 
-/// A score with its win probability.
-pub fn score(score: search::Score) -> proto::Score {
+/// How a position's scores read as win probabilities: its game's curve
+/// and whose view the scores are.
+#[derive(Clone, Copy, Debug)]
+pub struct Odds {
+    /// The position's curve ([`caber_engine::search::Searchable::win_curve`]).
+    pub curve: WinCurve,
+    /// The player whose view the scores are.
+    pub viewer: Player,
+}
+
+/// A score from `odds.viewer`'s view with its win probability.
+pub fn score(score: search::Score, odds: Odds) -> proto::Score {
     let value = match score {
         search::Score::Centi(c) => proto::score::Value::Centi(c),
         search::Score::Mate(n) => proto::score::Value::MatePlies(n),
@@ -137,7 +147,7 @@ pub fn score(score: search::Score) -> proto::Score {
     };
     proto::Score {
         value: Some(value),
-        win_probability: score.win_probability(),
+        win_probability: odds.curve.probability(score, odds.viewer),
     }
 }
 
@@ -232,15 +242,16 @@ pub fn stats(info: &Info<String>, notes: &Notes) -> proto::SearchStats {
     }
 }
 
-/// The principal variations of a report, best first; `unseen`: the cards
-/// the searched position's player has not seen (see [`sampled`]).
-pub fn lines(info: &Info<String>, unseen: &[String]) -> Vec<proto::PvLine> {
+/// The principal variations of a report, best first, read by `odds`;
+/// `unseen`: the cards the searched position's player has not seen (see
+/// [`sampled`]).
+pub fn lines(info: &Info<String>, odds: Odds, unseen: &[String]) -> Vec<proto::PvLine> {
     info.lines
         .iter()
         .enumerate()
         .map(|(i, line)| proto::PvLine {
             rank: i as u32 + 1,
-            score: Some(score(line.score)),
+            score: Some(score(line.score, odds)),
             moves: line.moves.clone(),
             visits: line.visits,
             sampled: sampled(&line.moves, unseen),

@@ -11,7 +11,7 @@ use caber_engine::search::Info;
 use tonic::{Request, Response, Status};
 
 use crate::call_layer::{note_game, Arrival};
-use crate::convert;
+use crate::convert::{self, Odds};
 use crate::games::{self, KeptSearchers, KeptTable, SearcherChoice};
 use crate::proto;
 use crate::proto::game_engine_server::GameEngine;
@@ -116,12 +116,13 @@ fn update(
     info: &Info<String>,
     is_final: bool,
     notes: &Notes,
+    odds: Odds,
     unseen: &[String],
 ) -> proto::AnalysisUpdate {
     proto::AnalysisUpdate {
         r#final: is_final,
         stats: Some(convert::stats(info, notes)),
-        lines: convert::lines(info, unseen),
+        lines: convert::lines(info, odds, unseen),
     }
 }
 
@@ -190,6 +191,7 @@ impl GameEngine for EngineService {
             }));
         }
         let search = game.search(position, &searcher, requested.as_ref(), &[], None)?;
+        let odds = game.odds(position)?;
         let plan = self.runner.plan(requested, timeout, arrived);
         let stop = Arc::new(AtomicBool::new(false));
         let finished = self.runner.search(search, plan, stop, |_| {}).await?;
@@ -198,7 +200,7 @@ impl GameEngine for EngineService {
             .score()
             .ok_or_else(|| Status::failed_precondition("position: no legal move to search"))?;
         Ok(Response::new(proto::EvaluateResponse {
-            score: Some(convert::score(score)),
+            score: Some(convert::score(score, odds)),
             stats: Some(convert::stats(info, &finished.notes)),
         }))
     }
@@ -221,6 +223,7 @@ impl GameEngine for EngineService {
             &r.search_moves,
             self.kept_table(connection.as_ref(), &r.table)?,
         )?;
+        let odds = game.odds(position)?;
         let plan = self.runner.plan(requested, timeout, arrived);
         let stop = Arc::new(AtomicBool::new(false));
         let Finished { searched, notes } = self.runner.search(search, plan, stop, |_| {}).await?;
@@ -231,7 +234,7 @@ impl GameEngine for EngineService {
         };
         Ok(Response::new(proto::BestMoveResponse {
             best_move: Some(best),
-            score: Some(convert::score(line.score)),
+            score: Some(convert::score(line.score, odds)),
             #[allow(deprecated)]
             pv: line.moves.clone(),
             moves: line.moves.clone(),
@@ -266,13 +269,15 @@ impl GameEngine for EngineService {
             ms => Duration::from_millis(ms.into()).max(MIN_REPORT_INTERVAL),
         });
         let unseen = Arc::new(game.unseen(position)?);
+        let odds = game.odds(position)?;
         let (tx, rx) = updates::channel(STREAM_BUFFER);
         let stop = Arc::new(AtomicBool::new(false));
         let progress = {
             let (tx, stop, notes) = (tx.clone(), stop.clone(), plan.notes.clone());
             let unseen = unseen.clone();
             move |info: &Info<String>| {
-                if tx.try_send(Ok(update(info, false, &notes, &unseen))) == Err(NotSent::Gone) {
+                if tx.try_send(Ok(update(info, false, &notes, odds, &unseen))) == Err(NotSent::Gone)
+                {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -286,7 +291,7 @@ impl GameEngine for EngineService {
                 () = tx.closed() => return,
             };
             let _ = tx
-                .send(result.map(|f| update(&f.searched.info, true, &f.notes, &unseen)))
+                .send(result.map(|f| update(&f.searched.info, true, &f.notes, odds, &unseen)))
                 .await;
         });
         Ok(Response::new(rx))

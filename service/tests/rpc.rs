@@ -363,11 +363,21 @@ async fn evaluate_static_and_searched() {
         .unwrap()
         .into_inner();
     assert!(reply.stats.is_none(), "static: no search");
-    let engine = ashton_start().static_evaluation(&[]);
+    let start = ashton_start();
+    let engine = start.static_evaluation(&[]);
     let score = reply.score.unwrap();
     assert_eq!(score.value, Some(proto::score::Value::Centi(engine)));
-    let expected = caber_engine::search::Score::Centi(engine).win_probability();
+    // On the variant's fitted curve, from white's view (white starts).
+    let white = start.side_to_move();
+    let expected = start
+        .win_curve()
+        .probability(caber_engine::search::Score::Centi(engine), white);
     assert_eq!(score.win_probability, expected);
+    assert_ne!(
+        expected,
+        caber_engine::search::Score::Centi(engine).win_probability(),
+        "ashton's curve is fitted"
+    );
     // All-zero limits are static too.
     let reply = client
         .evaluate(proto::EvaluateRequest {

@@ -40,6 +40,7 @@ use crate::played::{Notation, Played};
 
 pub use arena::DEFAULT_TREE_MB;
 pub use ordering::move_key;
+pub use win_curve::WinCurve;
 
 pub mod alphabeta;
 mod arena;
@@ -48,6 +49,7 @@ pub mod ismcts;
 pub mod mcts;
 mod ordering;
 mod tt;
+mod win_curve;
 
 /// A search algorithm over roots of type `R`.
 pub trait Searcher<R: InformationSet>: Send {
@@ -136,6 +138,12 @@ pub trait Searchable: Playable {
     /// the default searcher's, with `weights` set (checked by its
     /// [`SearcherInfo::check`]).
     fn static_evaluation(&self, weights: &[(String, i32)]) -> i32;
+
+    /// How this position's scores read as win probabilities: its game's and
+    /// variant's fitted curve, or [`WinCurve::UNFITTED`].
+    fn win_curve(&self) -> WinCurve {
+        WinCurve::UNFITTED
+    }
 }
 
 /// How a perfect-information game is searched: its evaluation and its
@@ -146,6 +154,12 @@ pub trait PerfectSearch: PerfectInformation + Notation {
 
     /// The searchers of the game, the default first.
     fn searchers() -> &'static [SearcherInfo<Played<Self>>];
+
+    /// How scores of this position read as win probabilities (see
+    /// [`Searchable::win_curve`]).
+    fn win_curve(&self) -> WinCurve {
+        WinCurve::UNFITTED
+    }
 }
 
 /// Alpha-beta with the game's evaluation (the default), and Monte Carlo tree
@@ -194,6 +208,10 @@ impl<G: PerfectSearch> Searchable for Played<G> {
 
     fn static_evaluation(&self, weights: &[(String, i32)]) -> i32 {
         weighted::<G, G::Evaluation>(weights).evaluate(self.position())
+    }
+
+    fn win_curve(&self) -> WinCurve {
+        self.position().win_curve()
     }
 }
 
@@ -314,15 +332,11 @@ impl Score {
         }
     }
 
-    /// A win probability for the side whose view this is (logistic in
-    /// centi-units).
+    /// A win probability for the side whose view this is on
+    /// [`WinCurve::UNFITTED`], the Monte Carlo searchers' own scale (a
+    /// position's fitted probability is its [`Searchable::win_curve`]'s).
     pub fn win_probability(self) -> f64 {
-        match self {
-            Score::Mate(n) if n >= 0 => 1.0,
-            Score::Mate(_) => 0.0,
-            Score::Draw => 0.5,
-            Score::Centi(cp) => 1.0 / (1.0 + (-(cp as f64) / 400.0).exp()),
-        }
+        WinCurve::UNFITTED.probability(self, Player::One)
     }
 
     /// The centi-units whose [`Score::win_probability`] is `p` (a Monte

@@ -14,6 +14,7 @@ use super::rules;
 use super::variant::{KingCapture, Rules, Variant, THRONE};
 use super::{Move, Piece, Tablut};
 use crate::eval::{weights, Evaluator, Weights};
+use crate::search::WinCurve;
 use crate::Game;
 use crate::Player;
 
@@ -412,6 +413,18 @@ fn king_ray(
         c += dc;
     }
     false
+}
+
+/// How the evaluation reads as a win probability in `variant`: fitted by
+/// `scripts/calibrate.py` to the default searcher's self-play (100 ms a
+/// move) whose records are in `docs/games/calibration/` (the fits and
+/// their checks: docs/MEASUREMENTS.md; `.ci/calibration_test.py` fits
+/// them again). The offset is white's (Player Two's).
+pub(crate) fn win_curve(variant: Variant) -> WinCurve {
+    match variant {
+        Variant::Ashton => WinCurve::new(209.0, 173.0),
+        Variant::Bga | Variant::BgaCorners | Variant::Linnaeus => WinCurve::UNFITTED,
+    }
 }
 
 #[cfg(test)]

@@ -86,7 +86,7 @@ use crate::game::{
     Event, Game, NotationError, Outcome, PerfectInformation, Player, Repetition, SetupError,
 };
 use crate::played::{Notation, Played};
-use crate::search::{standard_searchers, PerfectSearch, SearcherInfo};
+use crate::search::{standard_searchers, PerfectSearch, SearcherInfo, WinCurve};
 use bits::Bits;
 use cells::SIZE;
 
@@ -555,5 +555,9 @@ impl PerfectSearch for Tablut {
     fn searchers() -> &'static [SearcherInfo<Played<Tablut>>] {
         static SEARCHERS: [SearcherInfo<Played<Tablut>>; 2] = standard_searchers::<Tablut>();
         &SEARCHERS
+    }
+
+    fn win_curve(&self) -> WinCurve {
+        eval::win_curve(self.variant)
     }
 }

@@ -28,6 +28,7 @@ use caber_engine::search::{Limits, Searchable};
 use caber_engine::Player;
 use tonic::Status;
 
+use crate::convert::Odds;
 use crate::errors;
 use crate::kept_tables::{KeptTables, Places};
 use crate::proto;
@@ -335,6 +336,9 @@ pub trait ServedGame: Send + Sync {
     ) -> Result<proto::PositionReport, Status>;
     /// The cards a search of a position deals at random (see [`Adapter::unseen`]).
     fn unseen(&self, position: &proto::Position) -> Result<Vec<String>, Status>;
+    /// How the scores of a search of a position read as win probabilities
+    /// (its side to move's view).
+    fn odds(&self, position: &proto::Position) -> Result<Odds, Status>;
 }
 
 /// The most moves a record may hold (`Review`, `Replay`).

@@ -16,7 +16,7 @@ use super::{
     move_owner, Adapter, KeptSearcher, KeptTable, PerftJob, PlayoutsJob, Reviewing, SearcherChoice,
     ServedGame, SolveJob,
 };
-use crate::convert;
+use crate::convert::{self, Odds};
 use crate::errors;
 use crate::kept_tables::TableKey;
 use crate::proto;
@@ -191,12 +191,26 @@ fn searcher<A: Adapter>(
     Ok(entry)
 }
 
+/// How a position's scores read as win probabilities, from its side to
+/// move's view.
+fn odds_of<A: Adapter>(position: &A::Position) -> Odds {
+    Odds {
+        curve: position.win_curve(),
+        viewer: position.side_to_move(),
+    }
+}
+
 /// A reviewed move in the reply's terms (`before`: the position it was played in).
 fn move_review<A: Adapter>(
     before: &A::Position,
     r: &MoveReview<Move<A>>,
     names: [&'static str; 2],
 ) -> proto::MoveReview {
+    // Both scores are the mover's view.
+    let odds = Odds {
+        curve: before.win_curve(),
+        viewer: r.mover,
+    };
     proto::MoveReview {
         ply: r.ply as u32,
         mover: convert::side(Some(r.mover)),
@@ -204,8 +218,8 @@ fn move_review<A: Adapter>(
         played: Some(move_info::<A>(before, &r.played)),
         best: r.best.map(|b| move_info::<A>(before, &b)),
         best_line: r.best_line.iter().map(|m| before.move_text(m)).collect(),
-        before: r.before.map(convert::score),
-        after: r.after.map(convert::score),
+        before: r.before.map(|s| convert::score(s, odds)),
+        after: r.after.map(|s| convert::score(s, odds)),
         win_before: r.win_before,
         win_after: r.win_after,
         loss: r.loss,
@@ -336,9 +350,10 @@ impl<A: Adapter> ServedGame for Served<A> {
         let position = playable::<A>(message)?;
         let default = &A::Position::searchers()[0];
         check_weights(default, weights)?;
-        Ok(convert::score(Score::Centi(
-            position.static_evaluation(weights),
-        )))
+        Ok(convert::score(
+            Score::Centi(position.static_evaluation(weights)),
+            odds_of::<A>(&position),
+        ))
     }
 
     fn search(
@@ -554,5 +569,9 @@ impl<A: Adapter> ServedGame for Served<A> {
 
     fn unseen(&self, message: &proto::Position) -> Result<Vec<String>, Status> {
         Ok(A::unseen(&read::<A>(message)?))
+    }
+
+    fn odds(&self, message: &proto::Position) -> Result<Odds, Status> {
+        Ok(odds_of::<A>(&read::<A>(message)?))
     }
 }
