@@ -423,7 +423,8 @@ fn king_ray(
 pub(crate) fn win_curve(variant: Variant) -> WinCurve {
     match variant {
         Variant::Ashton => WinCurve::new(209.0, 173.0),
-        Variant::Bga | Variant::BgaCorners | Variant::Linnaeus => WinCurve::UNFITTED,
+        Variant::Bga => WinCurve::new(316.0, 286.0),
+        Variant::BgaCorners | Variant::Linnaeus => WinCurve::UNFITTED,
     }
 }
 
